@@ -1,0 +1,137 @@
+"""The ``ticketing`` command line (CONTRACT.md section 9). Create commands print one JSON object."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from app.errors import DomainError
+from app.settings import SettingsError, get_settings
+
+
+def _print_json(value: Any) -> None:
+    sys.stdout.write(msgspec.json.encode(value).decode() + "\n")
+    sys.stdout.flush()
+
+
+async def _with_database(work: Callable[[], Awaitable[Any]]) -> Any:
+    from db.engine import start_engine, stop_engine
+    from db.piccolo_conf import DB
+
+    await start_engine(DB)
+    try:
+        return await work()
+    finally:
+        await stop_engine(DB)
+
+
+def _uuid(value: str) -> UUID:
+    try:
+        return UUID(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a UUID: {value!r}") from None
+
+
+def cmd_migrate(_: argparse.Namespace) -> None:
+    from db.migrate import migrate
+
+    asyncio.run(_with_database(migrate))
+
+
+def cmd_serve(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    from rest.app import create_app
+
+    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning", access_log=False)
+
+
+def cmd_org_create(args: argparse.Namespace) -> None:
+    from app.services.organizations import create_organization
+
+    _print_json(asyncio.run(_with_database(lambda: create_organization(args.name, args.currency))))
+
+
+def cmd_user_create(args: argparse.Namespace) -> None:
+    from app.services.organizations import add_member
+
+    _print_json(asyncio.run(_with_database(lambda: add_member(args.org, args.email))))
+
+
+def cmd_api_key_create(args: argparse.Namespace) -> None:
+    from app.services.api_keys import create_api_key
+
+    created = asyncio.run(
+        _with_database(lambda: create_api_key(args.org, args.user_email, args.scopes, args.name))
+    )
+    _print_json({"id": created.id, "key": created.key, "scopes": created.scopes})
+
+
+def cmd_api_key_revoke(args: argparse.Namespace) -> None:
+    from app.services.api_keys import revoke_api_key
+
+    asyncio.run(_with_database(lambda: revoke_api_key(args.id)))
+    _print_json({"id": args.id, "revoked": True})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ticketing", description="Event-ticketing API service")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the HTTP API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(handler=cmd_serve)
+
+    commands.add_parser("migrate", help="apply database migrations").set_defaults(
+        handler=cmd_migrate
+    )
+
+    org = commands.add_parser("org", help="organizations").add_subparsers(
+        dest="action", required=True
+    )
+    org_create = org.add_parser("create", help="create an organization")
+    org_create.add_argument("--name", required=True)
+    org_create.add_argument("--currency", default="EUR")
+    org_create.set_defaults(handler=cmd_org_create)
+
+    user = commands.add_parser("user", help="users").add_subparsers(dest="action", required=True)
+    user_create = user.add_parser("create", help="add a member to an organization")
+    user_create.add_argument("--org", required=True, type=_uuid)
+    user_create.add_argument("--email", required=True)
+    user_create.set_defaults(handler=cmd_user_create)
+
+    key = commands.add_parser("api-key", help="API keys").add_subparsers(
+        dest="action", required=True
+    )
+    key_create = key.add_parser("create", help="create an API key (shown once)")
+    key_create.add_argument("--org", required=True, type=_uuid)
+    key_create.add_argument("--user-email", required=True)
+    key_create.add_argument(
+        "--scopes", required=True, help='space-separated, e.g. "events.read orders.read"'
+    )
+    key_create.add_argument("--name", default="")
+    key_create.set_defaults(handler=cmd_api_key_create)
+    key_revoke = key.add_parser("revoke", help="revoke an API key")
+    key_revoke.add_argument("id", type=_uuid)
+    key_revoke.set_defaults(handler=cmd_api_key_revoke)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    try:
+        get_settings()
+        args.handler(args)
+    except SettingsError as error:
+        sys.exit(f"ticketing: configuration error: {error}")
+    except DomainError as error:
+        sys.exit(f"ticketing: {error.detail}")
+    except KeyboardInterrupt:
+        pass

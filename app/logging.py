@@ -1,0 +1,9 @@
+"""Logging set-up. Credentials never reach the logs: nothing logs headers or request bodies."""
+
+from __future__ import annotations
+
+import logging
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s %(message)s")

@@ -1,0 +1,94 @@
+"""List parameters and the pagination envelope shared by every list (CONTRACT.md section 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import msgspec
+from piccolo.columns.combination import Combinable
+from piccolo.table import Table
+
+from app.errors import FieldError, InvalidInput
+
+T = TypeVar("T")
+
+DEFAULT_LIMIT = 25
+MAX_LIMIT = 100
+DEFAULT_SORT = "created_at:desc"
+
+
+class Pagination(msgspec.Struct):
+    total: int
+    limit: int
+    offset: int
+    has_more: bool
+
+
+class Page(msgspec.Struct, Generic[T]):
+    data: list[T]
+    pagination: Pagination
+
+
+@dataclass(frozen=True, slots=True)
+class ListParams:
+    limit: int
+    offset: int
+    sort_field: str
+    descending: bool
+
+
+def list_params(
+    *, limit: int | None, offset: int | None, sort: str | None, allowed: Sequence[str]
+) -> ListParams:
+    """Validate the common list parameters; every problem is reported, none is clamped."""
+    errors: list[FieldError] = []
+    limit = DEFAULT_LIMIT if limit is None else limit
+    offset = 0 if offset is None else offset
+    if not 1 <= limit <= MAX_LIMIT:
+        errors.append(FieldError("limit", f"must be between 1 and {MAX_LIMIT}, got {limit}"))
+    if offset < 0:
+        errors.append(FieldError("offset", f"must be at least 0, got {offset}"))
+    field, _, direction = (sort or DEFAULT_SORT).partition(":")
+    if field not in allowed:
+        errors.append(
+            FieldError("sort", f"unknown sort field {field!r}; allowed: {', '.join(allowed)}")
+        )
+    elif direction not in {"asc", "desc"}:
+        errors.append(FieldError("sort", "must be field:asc or field:desc"))
+    if errors:
+        raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
+    return ListParams(limit=limit, offset=offset, sort_field=field, descending=direction == "desc")
+
+
+async def fetch_page(
+    table: type[Table],
+    where: Sequence[Combinable],
+    params: ListParams,
+    to_record: Callable[[dict[str, Any]], T],
+) -> Page[T]:
+    """One page of ``table`` rows matching ``where``, sorted with ``id`` as the tie-breaker.
+
+    Two statements, whatever the page size: the count and the page itself.
+    """
+    ascending = not params.descending
+    rows = (
+        await table.select()
+        .where(*where)
+        .order_by(table._meta.get_column_by_name(params.sort_field), ascending=ascending)
+        .order_by(table._meta.primary_key, ascending=ascending)
+        .limit(params.limit)
+        .offset(params.offset)
+    )
+    total = await table.count().where(*where)
+    data = [to_record(row) for row in rows]
+    return Page(
+        data=data,
+        pagination=Pagination(
+            total=total,
+            limit=params.limit,
+            offset=params.offset,
+            has_more=params.offset + len(data) < total,
+        ),
+    )

@@ -1,0 +1,30 @@
+"""Turning an ``Authorization`` header into a :class:`Principal` (CONTRACT.md sections 1 and 7).
+
+Both kinds of bearer credential end here, so REST and GraphQL authenticate identically.
+"""
+
+from __future__ import annotations
+
+from app.errors import Unauthenticated
+from app.principal import Principal
+from app.services.api_keys import PREFIX, authenticate_api_key
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token of an RFC 6750 ``Bearer`` header, or :class:`Unauthenticated`."""
+    if not authorization:
+        raise Unauthenticated("Send an Authorization: Bearer <token> header", credential_sent=False)
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or " " in token:
+        raise Unauthenticated(
+            "The Authorization header must be 'Bearer <token>'", credential_sent=True
+        )
+    return token
+
+
+async def authenticate(authorization: str | None) -> Principal:
+    token = bearer_token(authorization)
+    if token.startswith(PREFIX):
+        return await authenticate_api_key(token)
+    raise Unauthenticated("The bearer token is not a valid credential", credential_sent=True)

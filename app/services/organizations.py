@@ -1,0 +1,85 @@
+"""Organizations, their members, and the current user (``GET /whoami``)."""
+
+from __future__ import annotations
+
+import re
+from uuid import UUID
+
+from app.errors import Conflict, InvalidInput, NotFound
+from app.principal import Principal
+from app.schemas.identity import CurrentUser, OrganizationRecord, UserRecord
+from db.tables import Membership, Organization, User
+
+EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
+
+
+def normalize_email(email: str) -> str:
+    email = email.strip().lower()
+    if not EMAIL_PATTERN.match(email):
+        raise InvalidInput.field("email", f"not an email address: {email!r}")
+    return email
+
+
+async def create_organization(name: str, currency: str = "EUR") -> OrganizationRecord:
+    name = name.strip()
+    if not name:
+        raise InvalidInput.field("name", "must not be empty")
+    if not CURRENCY_PATTERN.match(currency):
+        raise InvalidInput.field("currency", "must be an ISO 4217 code such as EUR")
+    org = Organization(name=name, currency=currency)
+    await org.save()
+    return OrganizationRecord(id=org.id, name=org.name, currency=org.currency)
+
+
+async def get_organization(organization_id: UUID) -> OrganizationRecord:
+    row = await Organization.select().where(Organization.id == organization_id).first()
+    if row is None:
+        raise NotFound.resource("organization", organization_id)
+    return OrganizationRecord(id=row["id"], name=row["name"], currency=row["currency"])
+
+
+async def add_member(organization_id: UUID, email: str) -> UserRecord:
+    """Create the user if new and make them a member of the organization."""
+    email = normalize_email(email)
+    await get_organization(organization_id)
+    async with User._meta.db.transaction():
+        user = await User.objects().where(User.email == email).first()
+        if user is None:
+            user = User(email=email)
+            await user.save()
+        already = await Membership.exists().where(
+            Membership.organization_id == organization_id, Membership.user_id == user.id
+        )
+        if already:
+            raise Conflict(f"{email} is already a member of organization {organization_id}")
+        await Membership(organization_id=organization_id, user_id=user.id).save()
+    return UserRecord(id=user.id, email=user.email, organization_id=organization_id)
+
+
+async def member_id(organization_id: UUID, email: str) -> UUID:
+    """The id of the member with ``email``, or :class:`NotFound`."""
+    email = normalize_email(email)
+    row = (
+        await Membership.select(Membership.user_id)
+        .where(Membership.organization_id == organization_id, Membership.user_id.email == email)
+        .first()
+    )
+    if row is None:
+        raise NotFound(f"No member {email} in organization {organization_id}")
+    return row["user_id"]
+
+
+async def is_member(organization_id: UUID, user_id: UUID) -> bool:
+    return await Membership.exists().where(
+        Membership.organization_id == organization_id, Membership.user_id == user_id
+    )
+
+
+async def whoami(principal: Principal) -> CurrentUser:
+    """The person behind the credential; needs no scope."""
+    user = await User.select(User.email).where(User.id == principal.user_id).first()
+    org = await get_organization(principal.organization_id)
+    if user is None:
+        raise NotFound.resource("user", principal.user_id)
+    return CurrentUser(uid=principal.user_id, email=user["email"], organization=org.name)

@@ -1,0 +1,144 @@
+"""Every setting of the service, read once from the environment (CONTRACT.md section 9).
+
+A bad value stops start-up with one clear line: :class:`SettingsError` carries that line and the
+command line prints it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urlsplit
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed; the message is the one line shown to the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str
+    redis_url: str | None
+    public_url: str
+    allow_private_webhooks: bool
+    webhook_retry_base_seconds: float
+    webhook_max_attempts: int
+    queue_name: str
+    idp_issuer: str | None
+    idp_jwks_url: str | None
+    idp_jwks_file: Path | None
+    idp_audience: str | None
+    signing_key_file: Path | None
+    graphiql: bool
+    log_level: str
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite:")
+
+    @property
+    def sqlite_path(self) -> str:
+        """The file of a ``sqlite:///path`` URL (three slashes, then the path)."""
+        return self.database_url.removeprefix("sqlite:///")
+
+
+DEFAULT_DATABASE_URL = "sqlite:///ticketing.sqlite3"
+
+
+def _flag(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    if raw in {"1", "true", "yes", "on"}:
+        return True
+    if raw in {"0", "false", "no", "off"}:
+        return False
+    raise SettingsError(f"{name} must be 1 or 0, got {raw!r}")
+
+
+def _number(name: str, default: float, minimum: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise SettingsError(f"{name} must be at least {minimum}, got {raw!r}")
+    return value
+
+
+def _optional(name: str) -> str | None:
+    return os.environ.get(name) or None
+
+
+def _database_url() -> str:
+    url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    scheme = urlsplit(url).scheme
+    if scheme in {"postgresql", "postgres"}:
+        return url
+    if scheme == "sqlite" and url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        return url
+    raise SettingsError(
+        f"DATABASE_URL must be postgresql://user@host:port/db or sqlite:///path, got {url!r}"
+    )
+
+
+def _url(name: str, default: str | None) -> str | None:
+    url = os.environ.get(name) or default
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.netloc:
+        raise SettingsError(f"{name} must be an absolute http(s) URL, got {url!r}")
+    return url.rstrip("/")
+
+
+def _existing_file(name: str) -> Path | None:
+    raw = _optional(name)
+    if raw is None:
+        return None
+    path = Path(raw)
+    if not path.is_file():
+        raise SettingsError(f"{name} points to {raw!r}, which is not a readable file")
+    return path
+
+
+def load_settings() -> Settings:
+    """Read the environment; raise :class:`SettingsError` on the first bad value."""
+    redis_url = _optional("REDIS_URL")
+    if redis_url is not None and urlsplit(redis_url).scheme not in {"redis", "rediss", "unix"}:
+        raise SettingsError(f"REDIS_URL must be redis://host:port/db, got {redis_url!r}")
+    idp_jwks_url = _url("TICKETING_IDP_JWKS_URL", None)
+    idp_jwks_file = _existing_file("TICKETING_IDP_JWKS_FILE")
+    if idp_jwks_url and idp_jwks_file:
+        raise SettingsError("set only one of TICKETING_IDP_JWKS_URL and TICKETING_IDP_JWKS_FILE")
+    log_level = os.environ.get("TICKETING_LOG_LEVEL", "INFO").upper()
+    if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
+        raise SettingsError(
+            f"TICKETING_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}"
+        )
+    return Settings(
+        database_url=_database_url(),
+        redis_url=redis_url,
+        public_url=_url("TICKETING_PUBLIC_URL", "http://127.0.0.1:8000") or "",
+        allow_private_webhooks=_flag("TICKETING_ALLOW_PRIVATE_WEBHOOKS", False),
+        webhook_retry_base_seconds=_number("TICKETING_WEBHOOK_RETRY_BASE_SECONDS", 30.0, 0.0),
+        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 12, 1)),
+        queue_name=os.environ.get("TICKETING_QUEUE_NAME") or "ticketing:queue",
+        idp_issuer=_optional("TICKETING_IDP_ISSUER"),
+        idp_jwks_url=idp_jwks_url,
+        idp_jwks_file=idp_jwks_file,
+        idp_audience=_optional("TICKETING_IDP_AUDIENCE"),
+        signing_key_file=_existing_file("TICKETING_SIGNING_KEY_FILE"),
+        graphiql=_flag("TICKETING_GRAPHIQL", True),
+        log_level=log_level,
+    )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return load_settings()

@@ -1,0 +1,40 @@
+"""Time: one clock for the whole service, and RFC 3339 parsing that insists on an offset."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from app.errors import InvalidInput
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Normalize a stored or received aware datetime to UTC (SQLite may hand back naive UTC)."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def maybe_utc(value: datetime | None) -> datetime | None:
+    return None if value is None else as_utc(value)
+
+
+def require_offset(value: datetime, field: str) -> datetime:
+    """Accept a decoded timestamp only if it carried an offset; return it in UTC."""
+    if value.tzinfo is None:
+        raise InvalidInput.field(
+            field, "timestamp must carry a UTC offset, e.g. 2026-05-01T18:00:00Z"
+        )
+    return value.astimezone(UTC)
+
+
+def parse_timestamp(raw: str, field: str) -> datetime:
+    """Parse an RFC 3339 timestamp from a query string or form."""
+    try:
+        value = datetime.fromisoformat(raw.replace("z", "Z"))
+    except ValueError:
+        raise InvalidInput.field(field, f"not an RFC 3339 timestamp: {raw!r}") from None
+    return require_offset(value, field)

@@ -1,0 +1,337 @@
+"""The whole data model as Piccolo tables.
+
+Every row that belongs to an organization carries ``organization_id`` itself (denormalized onto
+child rows), so that each query scopes by organization with one indexed equality and another
+organization's rows can never leak through a join. Lists of ids are link tables, because Piccolo's
+SQLite engine cannot store an array of UUIDs. Composite indexes behind the list sorts are created
+by the migration (see ``db/migrations``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from piccolo.columns import (
+    JSON,
+    UUID,
+    Boolean,
+    ForeignKey,
+    Integer,
+    Numeric,
+    Text,
+    Timestamptz,
+    Varchar,
+)
+from piccolo.columns.base import OnDelete
+from piccolo.table import Table
+
+
+class Organization(Table, tablename="organizations"):
+    id = UUID(primary_key=True)
+    name = Varchar(length=200)
+    currency = Varchar(length=3, default="EUR")
+    created_at = Timestamptz()
+
+
+class User(Table, tablename="users"):
+    """A person; ``email`` is lower-cased. Linked to an identity provider on first sign-in."""
+
+    id = UUID(primary_key=True)
+    email = Varchar(length=320, unique=True)
+    idp_issuer = Varchar(length=500, null=True, default=None)
+    idp_subject = Varchar(length=255, null=True, default=None)
+    created_at = Timestamptz()
+
+
+class Membership(Table, tablename="memberships"):
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    user_id = ForeignKey(references=User, on_delete=OnDelete.cascade, index=True)
+    created_at = Timestamptz()
+
+
+class ApiKey(Table, tablename="api_keys"):
+    """Only ``key_hash`` (SHA-256 of the key) is stored; ``key_prefix`` tells keys apart."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    user_id = ForeignKey(references=User, on_delete=OnDelete.cascade)
+    name = Varchar(length=200, default="")
+    key_prefix = Varchar(length=16)
+    key_hash = Varchar(length=64, unique=True)
+    scopes = Text()
+    created_at = Timestamptz()
+    last_used_at = Timestamptz(null=True, default=None)
+    revoked_at = Timestamptz(null=True, default=None)
+
+
+class OAuthClient(Table, tablename="oauth_clients"):
+    id = UUID(primary_key=True)
+    client_id = Varchar(length=64, unique=True)
+    client_secret_hash = Varchar(length=128, null=True, default=None)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    user_id = ForeignKey(references=User, on_delete=OnDelete.cascade)
+    name = Varchar(length=200)
+    redirect_uris = JSON(default=[])
+    scopes = Text()
+    public = Boolean(default=False)
+    trusted = Boolean(default=False)
+    created_at = Timestamptz()
+
+
+class OAuthGrant(Table, tablename="oauth_grants"):
+    """A grant family: everything issued from one authorization (codes, refresh and access tokens).
+
+    Revoking the family (a replayed code or refresh token) invalidates every token of it; access
+    tokens carry the family id so the resource side can check it on each request.
+    """
+
+    id = UUID(primary_key=True)
+    client_id = ForeignKey(references=OAuthClient, on_delete=OnDelete.cascade, index=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    user_id = ForeignKey(references=User, on_delete=OnDelete.cascade)
+    scope = Text()
+    created_at = Timestamptz()
+    revoked_at = Timestamptz(null=True, default=None)
+
+
+class OAuthAuthorizationCode(Table, tablename="oauth_authorization_codes"):
+    id = UUID(primary_key=True)
+    code_hash = Varchar(length=64, unique=True)
+    grant_id = ForeignKey(references=OAuthGrant, on_delete=OnDelete.cascade, index=True)
+    redirect_uri = Text()
+    scope = Text()
+    code_challenge = Varchar(length=128, null=True, default=None)
+    code_challenge_method = Varchar(length=10, null=True, default=None)
+    nonce = Varchar(length=255, null=True, default=None)
+    expires_at = Timestamptz()
+    used_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz()
+
+
+class OAuthRefreshToken(Table, tablename="oauth_refresh_tokens"):
+    id = UUID(primary_key=True)
+    token_hash = Varchar(length=64, unique=True)
+    grant_id = ForeignKey(references=OAuthGrant, on_delete=OnDelete.cascade, index=True)
+    scope = Text()
+    expires_at = Timestamptz()
+    rotated_at = Timestamptz(null=True, default=None)
+    revoked_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz()
+
+
+class SigningKey(Table, tablename="signing_keys"):
+    """Asymmetric keys for access tokens; retired keys stay published until their tokens expire."""
+
+    id = UUID(primary_key=True)
+    kid = Varchar(length=64, unique=True)
+    algorithm = Varchar(length=10, default="ES256")
+    private_pem = Text()
+    created_at = Timestamptz()
+    retired_at = Timestamptz(null=True, default=None)
+
+
+class Event(Table, tablename="events"):
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    title = Varchar(length=200)
+    description = Text(default="")
+    location = Varchar(length=500, null=True, default=None)
+    starts_at = Timestamptz()
+    ends_at = Timestamptz(null=True, default=None)
+    order_scanning_enabled = Boolean(default=False)
+    created_at = Timestamptz()
+    updated_at = Timestamptz()
+
+
+class TicketType(Table, tablename="ticket_types"):
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade)
+    name = Varchar(length=200)
+    price = Numeric(digits=(12, 2))
+    swappable = Boolean(default=False)
+    created_at = Timestamptz()
+
+
+class Timeslot(Table, tablename="timeslots"):
+    """``total_available`` is the capacity; ``sold`` counts live (not cancelled) tickets."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade)
+    title = Varchar(length=200)
+    starts_at = Timestamptz()
+    ends_at = Timestamptz()
+    total_available = Integer()
+    sold = Integer(default=0)
+    created_at = Timestamptz()
+
+
+class TimeslotTicketType(Table, tablename="timeslot_ticket_types"):
+    id = UUID(primary_key=True)
+    timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade)
+    ticket_type_id = ForeignKey(references=TicketType, on_delete=OnDelete.cascade, index=True)
+
+
+class Order(Table, tablename="orders"):
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade)
+    event_timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade, index=True)
+    buyer_name = Varchar(length=200)
+    buyer_email = Varchar(length=320)
+    channel = Varchar(length=20)
+    payment_method = Varchar(length=20)
+    total_price = Numeric(digits=(12, 2))
+    refunded = Numeric(digits=(12, 2), default=Decimal("0.00"))
+    status = Varchar(length=10, default="pending")
+    payed_at = Timestamptz(null=True, default=None)
+    cancelled_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz()
+
+
+class Ticket(Table, tablename="tickets"):
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade)
+    event_timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade, index=True)
+    ticket_type_id = ForeignKey(references=TicketType, on_delete=OnDelete.cascade, index=True)
+    order_id = ForeignKey(references=Order, on_delete=OnDelete.cascade, index=True)
+    scannable_code = Varchar(length=64)
+    owner_name = Varchar(length=200, default="")
+    owner_email = Varchar(length=320, default="")
+    seat = Varchar(length=100, null=True, default=None)
+    sequence = Integer()
+    status = Varchar(length=10, default="valid")
+    scanned_at = Timestamptz(null=True, default=None)
+    cancelled_at = Timestamptz(null=True, default=None)
+    swappable = Boolean(default=False)
+    metadata = JSON(default={})
+    metadata_fields = JSON(default=[])
+    created_at = Timestamptz()
+
+
+class ScannerProfile(Table, tablename="scanner_profiles"):
+    """Rules of a scanner. Empty target lists mean "all"; null window bounds mean "no bound"."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    name = Varchar(length=200)
+    opens_minutes_before_start = Integer(null=True, default=None)
+    closes_minutes_after_end = Integer(null=True, default=None)
+    valid_from = Timestamptz(null=True, default=None)
+    valid_until = Timestamptz(null=True, default=None)
+    created_at = Timestamptz()
+    updated_at = Timestamptz()
+
+
+class ScannerProfileTarget(Table, tablename="scanner_profile_targets"):
+    """One allowed event, ticket type or timeslot of a profile (``kind`` says which)."""
+
+    id = UUID(primary_key=True)
+    profile_id = ForeignKey(references=ScannerProfile, on_delete=OnDelete.cascade, index=True)
+    kind = Varchar(length=12)
+    target_id = UUID()
+
+
+class Scanner(Table, tablename="scanners"):
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    name = Varchar(length=200)
+    active = Boolean(default=True)
+    profile_id = ForeignKey(
+        references=ScannerProfile, on_delete=OnDelete.set_null, null=True, default=None, index=True
+    )
+    created_at = Timestamptz()
+
+
+class Scan(Table, tablename="scans"):
+    """The scan log: one row per attempt, whatever its outcome."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade, index=True)
+    scanner_id = ForeignKey(references=Scanner, on_delete=OnDelete.cascade, index=True)
+    status = Varchar(length=12)
+    reason = Varchar(length=30, null=True, default=None)
+    created_at = Timestamptz()
+
+
+class Webhook(Table, tablename="webhooks"):
+    """A subscription. ``secret`` signs deliveries, so it is kept readable (HMAC needs it)."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    url = Text()
+    event_types = JSON(default=[])
+    description = Varchar(length=255, default="")
+    secret = Varchar(length=100)
+    active = Boolean(default=True)
+    disabled_reason = Varchar(length=200, null=True, default=None)
+    created_at = Timestamptz()
+
+
+class OutboxEvent(Table, tablename="outbox_events"):
+    """A domain event, written in the transaction of the change that caused it."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    event_type = Varchar(length=40)
+    payload = JSON(default={})
+    created_at = Timestamptz()
+    relayed_at = Timestamptz(null=True, default=None, index=True)
+
+
+class WebhookDelivery(Table, tablename="webhook_deliveries"):
+    """One (event, subscription) pair; its attempts are in :class:`WebhookDeliveryAttempt`."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    webhook_id = ForeignKey(references=Webhook, on_delete=OnDelete.cascade)
+    event_id = ForeignKey(references=OutboxEvent, on_delete=OnDelete.cascade, index=True)
+    status = Varchar(length=12, default="pending")
+    attempts = Integer(default=0)
+    last_status_code = Integer(null=True, default=None)
+    last_error = Text(null=True, default=None)
+    next_attempt_at = Timestamptz(null=True, default=None)
+    delivered_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz()
+    updated_at = Timestamptz()
+
+
+class WebhookDeliveryAttempt(Table, tablename="webhook_delivery_attempts"):
+    id = UUID(primary_key=True)
+    delivery_id = ForeignKey(references=WebhookDelivery, on_delete=OnDelete.cascade, index=True)
+    attempt = Integer()
+    status_code = Integer(null=True, default=None)
+    error = Text(null=True, default=None)
+    duration_ms = Integer(default=0)
+    started_at = Timestamptz()
+
+
+TABLES: list[type[Table]] = [
+    Organization,
+    User,
+    Membership,
+    ApiKey,
+    OAuthClient,
+    OAuthGrant,
+    OAuthAuthorizationCode,
+    OAuthRefreshToken,
+    SigningKey,
+    Event,
+    TicketType,
+    Timeslot,
+    TimeslotTicketType,
+    Order,
+    Ticket,
+    ScannerProfile,
+    ScannerProfileTarget,
+    Scanner,
+    Scan,
+    Webhook,
+    OutboxEvent,
+    WebhookDelivery,
+    WebhookDeliveryAttempt,
+]

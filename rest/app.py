@@ -1,0 +1,79 @@
+"""The Litestar application: routes, authentication, problems and the OpenAPI document."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import Components, SecurityScheme
+
+from app.logging import configure_logging
+from app.settings import Settings, get_settings
+from db.engine import start_engine, stop_engine
+from rest.auth import bearer_authentication, current_principal
+from rest.events import EventController
+from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
+from rest.identity import get_whoami
+from rest.problems import EXCEPTION_HANDLERS
+
+API_VERSION = "1.0.0"
+
+ROUTES = [
+    get_whoami,
+    EventController,
+]
+
+
+def openapi_config() -> OpenAPIConfig:
+    return OpenAPIConfig(
+        title="Event Ticketing API",
+        version=API_VERSION,
+        description=(
+            "Events, timeslots, orders and tickets of one organization; door scanning; webhooks. "
+            "Authenticate with `Authorization: Bearer <API key or OAuth access token>`. "
+            "Errors are RFC 9457 problem details."
+        ),
+        path="/schema",
+        render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+        components=Components(
+            security_schemes={
+                "bearer": SecurityScheme(
+                    type="http",
+                    scheme="bearer",
+                    description="An API key (tk_live_...) or an OAuth 2.0 access token (JWT)",
+                )
+            }
+        ),
+        security=[{"bearer": []}],
+    )
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or get_settings()
+    configure_logging(settings.log_level)
+    from db.piccolo_conf import DB
+
+    @asynccontextmanager
+    async def database(_: Litestar) -> AsyncIterator[None]:
+        await start_engine(DB)
+        try:
+            yield
+        finally:
+            await stop_engine(DB)
+
+    return Litestar(
+        route_handlers=ROUTES,
+        lifespan=[database],
+        middleware=[bearer_authentication],
+        dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
+        exception_handlers=EXCEPTION_HANDLERS,
+        before_request=require_json_body,
+        before_send=[add_request_id],
+        request_max_body_size=MAX_BODY_BYTES,
+        openapi_config=openapi_config(),
+        state={"settings": settings},
+    )

@@ -1,0 +1,35 @@
+"""OpenAPI helpers: each route states its scope and the problems it can answer with."""
+
+from __future__ import annotations
+
+from litestar.openapi.datastructures import ResponseSpec
+
+from rest.problems import PROBLEM_MEDIA_TYPE, Problem
+
+ERROR_DESCRIPTIONS = {
+    400: "Invalid path, query or body",
+    401: "Missing, malformed, unknown, revoked or expired credential",
+    403: "The credential lacks the required scope",
+    404: "No such resource in the caller's organization",
+    409: "Conflicts with the current state",
+    413: "Body larger than 1 MiB",
+    415: "Body is not JSON",
+}
+
+
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
+    """Response specs for 401 plus ``statuses``, all with a problem+json body."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            description=ERROR_DESCRIPTIONS[status],
+            media_type=PROBLEM_MEDIA_TYPE,
+        )
+        for status in sorted({401, *statuses})
+    }
+
+
+def scoped(scope: str | None, text: str = "") -> str:
+    """A route description that names its scope."""
+    needed = f"Scope: `{scope}`." if scope else "Needs only a valid credential."
+    return f"{text}\n\n{needed}".strip()

@@ -1,0 +1,151 @@
+"""Events, their ticket types and their timeslots."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, get, patch, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody, QueryParameter
+
+from app.ids import parse_id
+from app.pagination import Page
+from app.principal import Principal
+from app.schemas.events import (
+    Event,
+    EventCreate,
+    EventUpdate,
+    TicketType,
+    TicketTypeCreate,
+    Timeslot,
+    TimeslotCreate,
+)
+from app.services import events, ticket_types, timeslots
+from app.timeutil import parse_timestamp
+from rest.docs import problems, scoped
+from rest.lists import LIST_DEPENDENCIES, ListQuery
+
+
+class EventController(Controller):
+    path = "/events"
+    tags = ["events"]
+    dependencies = LIST_DEPENDENCIES
+
+    @get(
+        "/", summary="List events", description=scoped("events.read"), responses=problems(400, 403)
+    )
+    async def list_events(
+        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
+    ) -> Page[Event]:
+        return await events.list_events(principal, **listing.as_kwargs())
+
+    @post(
+        "/",
+        summary="Create an event",
+        description=scoped("events.write"),
+        responses=problems(400, 403, 413, 415),
+    )
+    async def create_event(
+        self, principal: NamedDependency[Principal], data: JSONBody[EventCreate]
+    ) -> Event:
+        return await events.create_event(principal, data)
+
+    @get(
+        "/{event_id:str}",
+        summary="Get an event",
+        description=scoped("events.read"),
+        responses=problems(400, 403, 404),
+    )
+    async def get_event(
+        self, principal: NamedDependency[Principal], event_id: FromPath[str]
+    ) -> Event:
+        return await events.get_event(principal, parse_id(event_id, "event_id"))
+
+    @patch(
+        "/{event_id:str}",
+        summary="Update an event",
+        description=scoped("events.write", "Only the fields sent are changed."),
+        responses=problems(400, 403, 404, 413, 415),
+    )
+    async def update_event(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: FromPath[str],
+        data: JSONBody[EventUpdate],
+    ) -> Event:
+        return await events.update_event(principal, parse_id(event_id, "event_id"), data)
+
+    @get(
+        "/{event_id:str}/ticket_types",
+        summary="List the ticket types of an event",
+        description=scoped("events.read"),
+        responses=problems(400, 403, 404),
+    )
+    async def list_ticket_types(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: FromPath[str],
+        listing: NamedDependency[ListQuery],
+    ) -> Page[TicketType]:
+        return await ticket_types.list_ticket_types(
+            principal, parse_id(event_id, "event_id"), **listing.as_kwargs()
+        )
+
+    @post(
+        "/{event_id:str}/ticket_types",
+        summary="Create a ticket type",
+        description=scoped("events.write"),
+        responses=problems(400, 403, 404, 413, 415),
+    )
+    async def create_ticket_type(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: FromPath[str],
+        data: JSONBody[TicketTypeCreate],
+    ) -> TicketType:
+        return await ticket_types.create_ticket_type(
+            principal, parse_id(event_id, "event_id"), data
+        )
+
+    @get(
+        "/{event_id:str}/timeslots",
+        summary="List the timeslots of an event",
+        description=scoped(
+            "events.read",
+            "`from` keeps timeslots starting at or after it, `until` those starting before it.",
+        ),
+        responses=problems(400, 403, 404),
+    )
+    async def list_timeslots(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: FromPath[str],
+        listing: NamedDependency[ListQuery],
+        starts_from: Annotated[
+            str | None, QueryParameter(name="from", description="RFC 3339 timestamp")
+        ] = None,
+        starts_until: Annotated[
+            str | None, QueryParameter(name="until", description="RFC 3339 timestamp")
+        ] = None,
+    ) -> Page[Timeslot]:
+        return await timeslots.list_timeslots(
+            principal,
+            parse_id(event_id, "event_id"),
+            starts_from=None if starts_from is None else parse_timestamp(starts_from, "from"),
+            starts_until=None if starts_until is None else parse_timestamp(starts_until, "until"),
+            **listing.as_kwargs(),
+        )
+
+    @post(
+        "/{event_id:str}/timeslots",
+        summary="Create a timeslot",
+        description=scoped("events.write"),
+        responses=problems(400, 403, 404, 413, 415),
+    )
+    async def create_timeslot(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: FromPath[str],
+        data: JSONBody[TimeslotCreate],
+    ) -> Timeslot:
+        return await timeslots.create_timeslot(principal, parse_id(event_id, "event_id"), data)

@@ -1,0 +1,146 @@
+"""RFC 9457 problem details for every error (CONTRACT.md section 1): never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import msgspec
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.types import ExceptionHandlersMap
+
+from app.errors import DomainError, FieldError, Forbidden, RateLimited, Unauthenticated
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+REALM = "ticketing"
+
+logger = logging.getLogger("ticketing.errors")
+
+
+class ProblemFieldError(msgspec.Struct):
+    field: str
+    message: str
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    """The body of every error response."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    errors: list[ProblemFieldError] | None = None
+
+
+def problem_response(
+    status: int,
+    slug: str,
+    title: str,
+    detail: str,
+    errors: list[FieldError] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response[Problem]:
+    body = Problem(
+        type=f"/problems/{slug}",
+        title=title,
+        status=status,
+        detail=detail,
+        errors=[ProblemFieldError(e.field, e.message) for e in errors] if errors else None,
+    )
+    return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def authentication_headers(error: DomainError) -> dict[str, str]:
+    """RFC 6750 section 3.1 challenges for 401 and 403."""
+    if isinstance(error, Unauthenticated):
+        if error.credential_sent:
+            return {"WWW-Authenticate": f'Bearer realm="{REALM}", error="invalid_token"'}
+        return {"WWW-Authenticate": f'Bearer realm="{REALM}"'}
+    if isinstance(error, Forbidden) and error.scope:
+        return {
+            "WWW-Authenticate": f'Bearer realm="{REALM}", error="insufficient_scope", '
+            f'scope="{error.scope}"'
+        }
+    if isinstance(error, RateLimited):
+        return {"Retry-After": str(error.retry_after)}
+    return {}
+
+
+def handle_domain_error(_: Request[Any, Any, Any], error: DomainError) -> Response[Problem]:
+    return problem_response(
+        error.status,
+        error.slug,
+        error.title,
+        error.detail,
+        errors=getattr(error, "errors", None),
+        headers=authentication_headers(error),
+    )
+
+
+def _field_of(entry: dict[str, Any]) -> str:
+    message = str(entry.get("message", ""))
+    unknown = re.search(r"unknown field `([^`]+)`", message)
+    if unknown:
+        return unknown.group(1)
+    key = entry.get("key")
+    if key and key != "data":
+        return str(key)
+    _, marker, path = message.rpartition("at `$.")
+    return path.rstrip("`").split("[")[0] if marker else "body"
+
+
+def handle_validation_error(
+    _: Request[Any, Any, Any], error: ValidationException
+) -> Response[Problem]:
+    extra = error.extra if isinstance(error.extra, list) else []
+    errors = [
+        FieldError(_field_of(entry), str(entry.get("message", "is invalid")))
+        for entry in extra
+        if isinstance(entry, dict)
+    ]
+    detail = "; ".join(f"{e.field}: {e.message}" for e in errors) or str(error.detail)
+    return problem_response(400, "validation-error", "Invalid request", detail, errors or None)
+
+
+def handle_http_error(_: Request[Any, Any, Any], error: HTTPException) -> Response[Problem]:
+    status = error.status_code
+    slug, title = {
+        400: ("bad-request", "Bad request"),
+        404: ("not-found", "Not found"),
+        405: ("method-not-allowed", "Method not allowed"),
+        413: ("payload-too-large", "Payload too large"),
+        415: ("unsupported-media-type", "Unsupported media type"),
+        429: ("rate-limited", "Too many requests"),
+    }.get(status, ("bad-request" if status < 500 else "server-error", "Request failed"))
+    headers = {
+        k: v for k, v in (error.headers or {}).items() if k.lower() in {"allow", "retry-after"}
+    }
+    if status >= 500:
+        logger.error("HTTP %s: %s", status, error.detail)
+        detail = "The server could not handle the request"
+    elif status == 400:
+        detail = f"The request could not be read: {error.detail}"
+    else:
+        detail = str(error.detail)
+    return problem_response(status, slug, title, detail, headers=headers or None)
+
+
+def handle_unexpected_error(request: Request[Any, Any, Any], error: Exception) -> Response[Problem]:
+    logger.exception("Unhandled error on %s %s", request.method, request.url.path, exc_info=error)
+    return problem_response(
+        HTTP_500_INTERNAL_SERVER_ERROR,
+        "server-error",
+        "Internal server error",
+        "The server failed to handle the request; it has been logged.",
+    )
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    DomainError: handle_domain_error,
+    ValidationException: handle_validation_error,
+    HTTPException: handle_http_error,
+    Exception: handle_unexpected_error,
+}

@@ -1,0 +1,97 @@
+"""Builders shared by the tests: tenants and the records they own, made through the public API."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from httpx import AsyncClient, Response
+
+from app.principal import SCOPES
+
+
+@dataclass(frozen=True)
+class Tenant:
+    org_id: UUID
+    org_name: str
+    user_id: UUID
+    email: str
+    key: str
+    key_id: UUID
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+async def new_tenant(
+    name: str = "Test Org", scopes: tuple[str, ...] | list[str] = SCOPES, currency: str = "EUR"
+) -> Tenant:
+    """An organization, a member and an API key with ``scopes``, made through the services."""
+    from app.services.api_keys import create_api_key
+    from app.services.organizations import add_member, create_organization
+
+    org = await create_organization(f"{name} {uuid.uuid4().hex[:6]}", currency)
+    email = f"owner-{uuid.uuid4().hex[:8]}@example.com"
+    user = await add_member(org.id, email)
+    key = await create_api_key(org.id, email, " ".join(scopes), name="tests")
+    return Tenant(
+        org_id=org.id, org_name=org.name, user_id=user.id, email=email, key=key.key, key_id=key.id
+    )
+
+
+async def key_for(tenant: Tenant, scopes: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """Headers of a further key of ``tenant`` holding only ``scopes``."""
+    from app.services.api_keys import create_api_key
+
+    key = await create_api_key(tenant.org_id, tenant.email, " ".join(scopes))
+    return {"Authorization": f"Bearer {key.key}"}
+
+
+def ok(response: Response, status: int = 200) -> Any:
+    """The JSON body of a response that must have ``status``; shows the body when it has not."""
+    assert response.status_code == status, f"{response.status_code}: {response.text}"
+    return response.json()
+
+
+def problem(response: Response, status: int) -> dict[str, Any]:
+    """The problem body of an error response, checked for the RFC 9457 shape."""
+    assert response.status_code == status, f"{response.status_code}: {response.text}"
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["status"] == status
+    assert {"type", "title", "status", "detail"} <= body.keys()
+    return body
+
+
+async def create_event(client: AsyncClient, tenant: Tenant, **fields: Any) -> dict[str, Any]:
+    body = {"title": "Concert", "starts_at": "2030-06-01T18:00:00Z", **fields}
+    return ok(await client.post("/events", json=body, headers=tenant.headers), 201)
+
+
+async def create_ticket_type(
+    client: AsyncClient, tenant: Tenant, event_id: str, **fields: Any
+) -> dict[str, Any]:
+    body = {"name": "Regular", "price": 25.0, **fields}
+    return ok(
+        await client.post(f"/events/{event_id}/ticket_types", json=body, headers=tenant.headers),
+        201,
+    )
+
+
+async def create_timeslot(
+    client: AsyncClient, tenant: Tenant, event_id: str, **fields: Any
+) -> dict[str, Any]:
+    body = {
+        "title": "Evening",
+        "starts_at": "2030-06-01T18:00:00Z",
+        "ends_at": "2030-06-01T23:00:00Z",
+        "total_available": 100,
+        "ticket_type_ids": [],
+        **fields,
+    }
+    return ok(
+        await client.post(f"/events/{event_id}/timeslots", json=body, headers=tenant.headers), 201
+    )
