@@ -18,13 +18,17 @@ from rest.auth import bearer_authentication, current_principal
 from rest.events import EventController
 from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
 from rest.identity import get_whoami
+from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
+from rest.tickets import TICKET_ROUTES
 
 API_VERSION = "1.0.0"
 
 ROUTES = [
     get_whoami,
     EventController,
+    OrderController,
+    *TICKET_ROUTES,
 ]
 
 

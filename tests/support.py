@@ -95,3 +95,50 @@ async def create_timeslot(
     return ok(
         await client.post(f"/events/{event_id}/timeslots", json=body, headers=tenant.headers), 201
     )
+
+
+async def place_order(
+    client: AsyncClient,
+    tenant: Tenant,
+    event_id: str,
+    timeslot_id: str,
+    ticket_type_ids: list[str],
+    *,
+    confirm: bool = False,
+    **fields: Any,
+) -> dict[str, Any]:
+    """Place an order with one ticket per listed ticket type; optionally confirm it."""
+    body = {
+        "event_id": event_id,
+        "event_timeslot_id": timeslot_id,
+        "buyer_name": "Ada Buyer",
+        "buyer_email": "ada@example.com",
+        "channel": "online",
+        "payment_method": "card",
+        "tickets": [{"ticket_type_id": type_id} for type_id in ticket_type_ids],
+        **fields,
+    }
+    order = ok(await client.post("/orders", json=body, headers=tenant.headers), 201)
+    if confirm:
+        order = ok(await client.post(f"/orders/{order['id']}/confirm", headers=tenant.headers))
+    return order
+
+
+@dataclass(frozen=True)
+class Venue:
+    """An event with one ticket type and one timeslot selling it."""
+
+    event: dict[str, Any]
+    ticket_type: dict[str, Any]
+    timeslot: dict[str, Any]
+
+
+async def create_venue(
+    client: AsyncClient, tenant: Tenant, *, capacity: int = 100, price: float = 25.0, **event: Any
+) -> Venue:
+    created = await create_event(client, tenant, **event)
+    ticket_type = await create_ticket_type(client, tenant, created["id"], price=price)
+    timeslot = await create_timeslot(
+        client, tenant, created["id"], total_available=capacity, ticket_type_ids=[ticket_type["id"]]
+    )
+    return Venue(event=created, ticket_type=ticket_type, timeslot=timeslot)

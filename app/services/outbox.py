@@ -27,12 +27,26 @@ async def record_event(organization_id: UUID, event_type: str, data: dict[str, A
 
     ``data`` may hold UUIDs and aware datetimes; they are stored as strings (RFC 3339, ``Z``).
     """
-    if event_type not in EVENT_TYPES:
-        raise ValueError(f"unknown event type {event_type!r}")
-    row = OutboxEvent(
-        organization_id=organization_id,
-        event_type=event_type,
-        payload=msgspec.json.encode(data).decode(),
-    )
-    await row.save()
-    return row.id
+    [event_id] = await record_events(organization_id, [(event_type, data)])
+    return event_id
+
+
+async def record_events(
+    organization_id: UUID, events: list[tuple[str, dict[str, Any]]]
+) -> list[UUID]:
+    """Append several domain events in one statement (e.g. one per cancelled ticket)."""
+    unknown = {event_type for event_type, _ in events} - set(EVENT_TYPES)
+    if unknown:
+        raise ValueError(f"unknown event types {sorted(unknown)}")
+    if not events:
+        return []
+    rows = [
+        OutboxEvent(
+            organization_id=organization_id,
+            event_type=event_type,
+            payload=msgspec.json.encode(data).decode(),
+        )
+        for event_type, data in events
+    ]
+    await OutboxEvent.insert(*rows)
+    return [row.id for row in rows]

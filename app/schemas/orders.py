@@ -1,0 +1,66 @@
+"""Records and inputs of orders (spec table plus ``status``; CONTRACT.md section 4)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+import msgspec
+
+Channel = Literal["online", "box_office", "reseller", "api"]
+PaymentMethod = Literal["card", "ideal", "paypal", "bank_transfer", "cash", "invoice", "free"]
+OrderStatus = Literal["pending", "confirmed", "cancelled"]
+
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Email = Annotated[str, msgspec.Meta(min_length=3, max_length=320)]
+MAX_TICKETS_PER_ORDER = 100
+
+
+class Order(msgspec.Struct):
+    id: UUID
+    event_id: UUID
+    event_timeslot_id: UUID
+    buyer_name: str
+    buyer_email: str
+    channel: str
+    payment_method: str
+    total_price: float
+    refunded: float
+    payed_at: datetime | None
+    created_at: datetime
+    status: OrderStatus
+
+
+class MetadataFieldInput(msgspec.Struct, forbid_unknown_fields=True):
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    value: Annotated[str, msgspec.Meta(max_length=2000)]
+
+
+class TicketInput(msgspec.Struct, forbid_unknown_fields=True):
+    """One ticket of a new order; the owner defaults to the buyer."""
+
+    ticket_type_id: UUID
+    owner_name: Name | None = None
+    owner_email: Email | None = None
+    seat: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
+    metadata: dict[str, Any] = {}
+    metadata_fields: list[MetadataFieldInput] = []
+
+
+class OrderCreate(msgspec.Struct, forbid_unknown_fields=True):
+    event_id: UUID
+    event_timeslot_id: UUID
+    buyer_name: Name
+    buyer_email: Email
+    channel: Channel
+    payment_method: PaymentMethod
+    tickets: Annotated[
+        list[TicketInput], msgspec.Meta(min_length=1, max_length=MAX_TICKETS_PER_ORDER)
+    ]
+
+
+class RefundCreate(msgspec.Struct, forbid_unknown_fields=True):
+    amount: Decimal

@@ -1,0 +1,269 @@
+"""Orders: placing (never overselling a timeslot), confirming, cancelling and refunding.
+
+Capacity is claimed with one conditional UPDATE of the timeslot's ``sold`` counter inside the
+order's transaction. The row lock it takes serializes concurrent orders for the same timeslot, and
+the condition is re-checked against the committed count, so no interleaving can oversell.
+"""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from piccolo.columns.combination import Combinable
+
+from app.errors import Conflict, FieldError, InvalidInput, NotFound
+from app.money import amount, as_number, to_cents
+from app.pagination import Page, fetch_page, list_params
+from app.principal import Principal
+from app.schemas.orders import Order, OrderCreate, RefundCreate
+from app.services.lookup import owned_row
+from app.services.organizations import EMAIL_PATTERN
+from app.services.outbox import record_event
+from app.services.tickets import cancel_tickets, new_scannable_code
+from app.timeutil import as_utc, maybe_utc, utcnow
+from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
+from db.tables import Order as OrderTable
+
+SORT_FIELDS = ("created_at", "payed_at", "total_price", "buyer_name")
+
+
+def to_order(row: dict[str, Any]) -> Order:
+    return Order(
+        id=row["id"],
+        event_id=row["event_id"],
+        event_timeslot_id=row["event_timeslot_id"],
+        buyer_name=row["buyer_name"],
+        buyer_email=row["buyer_email"],
+        channel=row["channel"],
+        payment_method=row["payment_method"],
+        total_price=as_number(row["total_price"]),
+        refunded=as_number(row["refunded"]),
+        payed_at=maybe_utc(row["payed_at"]),
+        created_at=as_utc(row["created_at"]),
+        status=row["status"],
+    )
+
+
+async def list_orders(
+    principal: Principal,
+    *,
+    event_id: UUID | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> Page[Order]:
+    """The organization's orders, optionally of one event (an unknown event gives an empty page)."""
+    principal.require("orders.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
+    where: list[Combinable] = [OrderTable.organization_id == principal.organization_id]
+    if event_id is not None:
+        where.append(OrderTable.event_id == event_id)
+    return await fetch_page(OrderTable, where, params, to_order)
+
+
+async def get_order(principal: Principal, order_id: UUID) -> Order:
+    principal.require("orders.read")
+    return to_order(await owned_row(OrderTable, order_id, principal.organization_id, "order"))
+
+
+def _check_emails(data: OrderCreate) -> None:
+    errors = []
+    if not EMAIL_PATTERN.match(data.buyer_email):
+        errors.append(FieldError("buyer_email", "not an email address"))
+    for index, ticket in enumerate(data.tickets):
+        if ticket.owner_email is not None and not EMAIL_PATTERN.match(ticket.owner_email):
+            errors.append(FieldError(f"tickets[{index}].owner_email", "not an email address"))
+    if errors:
+        raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
+
+
+async def _sellable_ticket_types(
+    organization_id: UUID, event_id: UUID, timeslot_id: UUID, wanted: set[UUID]
+) -> dict[UUID, dict[str, Any]]:
+    """The wanted ticket types, checked to be sold for the timeslot.
+
+    A timeslot that lists ticket types sells only those; one that lists none sells every ticket
+    type of its event.
+    """
+    types = {
+        row["id"]: row
+        for row in await TicketType.select(
+            TicketType.id, TicketType.price, TicketType.swappable
+        ).where(
+            TicketType.id.is_in(list(wanted)),
+            TicketType.organization_id == organization_id,
+            TicketType.event_id == event_id,
+        )
+    }
+    linked = {
+        row["ticket_type_id"]
+        for row in await TimeslotTicketType.select(TimeslotTicketType.ticket_type_id).where(
+            TimeslotTicketType.timeslot_id == timeslot_id
+        )
+    }
+    refused = sorted(str(i) for i in wanted if i not in types or (linked and i not in linked))
+    if refused:
+        raise InvalidInput.field(
+            "tickets", f"ticket types not sold for this timeslot: {', '.join(refused)}"
+        )
+    return types
+
+
+async def _claim_capacity(organization_id: UUID, timeslot_id: UUID, count: int) -> None:
+    claimed = await Timeslot.raw(
+        "UPDATE timeslots SET sold = sold + {} "
+        "WHERE id = {} AND organization_id = {} AND sold + {} <= total_available RETURNING id",
+        count,
+        timeslot_id,
+        organization_id,
+        count,
+    )
+    if not claimed:
+        row = await Timeslot.select(Timeslot.sold, Timeslot.total_available).where(
+            Timeslot.id == timeslot_id
+        )
+        left = max(row[0]["total_available"] - row[0]["sold"], 0) if row else 0
+        raise Conflict(f"The timeslot has {left} tickets left; the order asks for {count}")
+
+
+async def place_order(principal: Principal, data: OrderCreate) -> Order:
+    """Create a pending order and its valid tickets; emits ``order.created``."""
+    principal.require("orders.write")
+    _check_emails(data)
+    organization_id = principal.organization_id
+    async with OrderTable._meta.db.transaction():
+        if not await Event.exists().where(
+            Event.id == data.event_id, Event.organization_id == organization_id
+        ):
+            raise NotFound.resource("event", data.event_id)
+        timeslot = await owned_row(Timeslot, data.event_timeslot_id, organization_id, "timeslot")
+        if timeslot["event_id"] != data.event_id:
+            raise InvalidInput.field("event_timeslot_id", "is not a timeslot of this event")
+        types = await _sellable_ticket_types(
+            organization_id,
+            data.event_id,
+            data.event_timeslot_id,
+            {ticket.ticket_type_id for ticket in data.tickets},
+        )
+        await _claim_capacity(organization_id, data.event_timeslot_id, len(data.tickets))
+        total = sum(
+            (to_cents(types[t.ticket_type_id]["price"]) for t in data.tickets), Decimal("0.00")
+        )
+        now = utcnow()
+        order = OrderTable(
+            organization_id=organization_id,
+            event_id=data.event_id,
+            event_timeslot_id=data.event_timeslot_id,
+            buyer_name=data.buyer_name,
+            buyer_email=data.buyer_email.lower(),
+            channel=data.channel,
+            payment_method=data.payment_method,
+            total_price=total,
+            created_at=now,
+        )
+        await order.save()
+        await Ticket.insert(
+            *[
+                Ticket(
+                    organization_id=organization_id,
+                    event_id=data.event_id,
+                    event_timeslot_id=data.event_timeslot_id,
+                    ticket_type_id=ticket.ticket_type_id,
+                    order_id=order.id,
+                    scannable_code=new_scannable_code(),
+                    owner_name=ticket.owner_name or data.buyer_name,
+                    owner_email=(ticket.owner_email or data.buyer_email).lower(),
+                    seat=ticket.seat,
+                    sequence=sequence,
+                    swappable=types[ticket.ticket_type_id]["swappable"],
+                    metadata=msgspec.json.encode(ticket.metadata).decode(),
+                    metadata_fields=msgspec.json.encode(
+                        [
+                            {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
+                            for f in ticket.metadata_fields
+                        ]
+                    ).decode(),
+                    created_at=now,
+                )
+                for sequence, ticket in enumerate(data.tickets, start=1)
+            ]
+        )
+        await record_event(
+            organization_id, "order.created", {"order_id": order.id, "event_id": data.event_id}
+        )
+    return to_order(order.to_dict())
+
+
+async def confirm_order(principal: Principal, order_id: UUID) -> Order:
+    """Mark a pending order paid; emits ``order.confirmed`` exactly once, however often called."""
+    principal.require("orders.write")
+    async with OrderTable._meta.db.transaction():
+        confirmed = (
+            await OrderTable.update({OrderTable.status: "confirmed", OrderTable.payed_at: utcnow()})
+            .where(
+                OrderTable.id == order_id,
+                OrderTable.organization_id == principal.organization_id,
+                OrderTable.status == "pending",
+            )
+            .returning(*OrderTable.all_columns())
+        )
+        if confirmed:
+            row = confirmed[0]
+            await record_event(
+                principal.organization_id,
+                "order.confirmed",
+                {"order_id": row["id"], "event_id": row["event_id"]},
+            )
+            return to_order(row)
+    row = await owned_row(OrderTable, order_id, principal.organization_id, "order")
+    if row["status"] == "cancelled":
+        raise Conflict("A cancelled order cannot be confirmed")
+    return to_order(row)
+
+
+async def cancel_order(principal: Principal, order_id: UUID) -> Order:
+    """Cancel an order and each of its live tickets (one ``ticket.cancelled`` each); idempotent."""
+    principal.require("orders.write")
+    async with OrderTable._meta.db.transaction():
+        cancelled = (
+            await OrderTable.update(
+                {OrderTable.status: "cancelled", OrderTable.cancelled_at: utcnow()}
+            )
+            .where(
+                OrderTable.id == order_id,
+                OrderTable.organization_id == principal.organization_id,
+                OrderTable.status != "cancelled",
+            )
+            .returning(*OrderTable.all_columns())
+        )
+        if cancelled:
+            await cancel_tickets(principal.organization_id, [Ticket.order_id == order_id])
+            return to_order(cancelled[0])
+    return to_order(await owned_row(OrderTable, order_id, principal.organization_id, "order"))
+
+
+async def refund_order(principal: Principal, order_id: UUID, data: RefundCreate) -> Order:
+    """Add ``amount`` to ``refunded``; refunding more than ``total_price`` in all is a 409."""
+    principal.require("orders.write")
+    value = amount(data.amount, "amount")
+    if value <= 0:
+        raise InvalidInput.field("amount", "must be greater than 0")
+    async with OrderTable._meta.db.transaction():
+        refunded = await OrderTable.raw(
+            "UPDATE orders SET refunded = refunded + {} "
+            "WHERE id = {} AND organization_id = {} AND refunded + {} <= total_price "
+            "RETURNING id",
+            value,
+            order_id,
+            principal.organization_id,
+            value,
+        )
+        row = await owned_row(OrderTable, order_id, principal.organization_id, "order")
+    if not refunded:
+        left = to_cents(row["total_price"]) - to_cents(row["refunded"])
+        raise Conflict(f"Only {left} of the order's total can still be refunded")
+    return to_order(row)
