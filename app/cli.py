@@ -52,6 +52,17 @@ def cmd_serve(args: argparse.Namespace) -> None:
     uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning", access_log=False)
 
 
+def cmd_worker(_: argparse.Namespace) -> None:
+    from workers.arq_worker import main as run_worker
+
+    settings = get_settings()
+    if settings.redis_url is None:
+        raise SettingsError(
+            "ticketing worker needs REDIS_URL; without it, ticketing serve delivers webhooks itself"
+        )
+    run_worker(settings)
+
+
 def cmd_org_create(args: argparse.Namespace) -> None:
     from app.services.organizations import create_organization
 
@@ -88,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.set_defaults(handler=cmd_serve)
+
+    commands.add_parser(
+        "worker", help="run the webhook worker (arq; needs REDIS_URL)"
+    ).set_defaults(handler=cmd_worker)
 
     commands.add_parser("migrate", help="apply database migrations").set_defaults(
         handler=cmd_migrate

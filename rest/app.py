@@ -20,7 +20,10 @@ from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
+from rest.oauth import OAUTH_ROUTES
 from rest.tickets import TICKET_ROUTES
+from rest.webhooks import WebhookController
+from workers.in_process import in_process_delivery
 
 API_VERSION = "1.0.0"
 
@@ -29,6 +32,8 @@ ROUTES = [
     EventController,
     OrderController,
     *TICKET_ROUTES,
+    WebhookController,
+    *OAUTH_ROUTES,
 ]
 
 
@@ -69,9 +74,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             await stop_engine(DB)
 
+    @asynccontextmanager
+    async def webhook_delivery(_: Litestar) -> AsyncIterator[None]:
+        """Without Redis (the demo) this process delivers webhooks itself; with Redis it does
+        not, ``ticketing worker`` does."""
+        async with in_process_delivery(settings):
+            yield
+
     return Litestar(
         route_handlers=ROUTES,
-        lifespan=[database],
+        lifespan=[database] if settings.redis_url else [database, webhook_delivery],
         middleware=[bearer_authentication],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,

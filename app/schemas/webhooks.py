@@ -1,0 +1,62 @@
+"""Records and inputs of webhook subscriptions and their delivery log (CONTRACT.md section 6)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+import msgspec
+
+EventType = Literal["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
+
+
+class Webhook(msgspec.Struct):
+    id: UUID
+    url: str
+    event_types: list[str]
+    description: str
+    active: bool
+    created_at: datetime
+
+
+class WebhookWithSecret(Webhook):
+    """The creation response: the only time the signing secret is shown."""
+
+    secret: str
+
+
+class WebhookCreate(msgspec.Struct, forbid_unknown_fields=True):
+    url: Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
+    event_types: Annotated[list[EventType], msgspec.Meta(min_length=1)]
+    description: Annotated[str, msgspec.Meta(max_length=255)] = ""
+
+
+class WebhookDeleted(msgspec.Struct):
+    id: UUID
+    deleted: bool
+
+
+class DeliveryAttempt(msgspec.Struct):
+    attempt: int
+    status_code: int | None
+    error: str | None
+    duration_ms: int
+    started_at: datetime
+
+
+class Delivery(msgspec.Struct):
+    """One event sent to one subscription: ``pending`` until ``delivered`` or ``failed``."""
+
+    id: UUID
+    event_id: UUID
+    event_type: str
+    status: str
+    attempts: int
+    last_status_code: int | None
+    last_error: str | None
+    next_attempt_at: datetime | None
+    delivered_at: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    attempt_log: list[DeliveryAttempt]
