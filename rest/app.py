@@ -21,6 +21,8 @@ from rest.identity import get_whoami
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
 from rest.oauth import OAUTH_ROUTES
+from rest.scanners import ScannerController, ScannerProfileController
+from rest.scanning import SCANNING_ROUTES
 from rest.tickets import TICKET_ROUTES
 from rest.webhooks import WebhookController
 from workers.in_process import in_process_delivery
@@ -32,6 +34,9 @@ ROUTES = [
     EventController,
     OrderController,
     *TICKET_ROUTES,
+    ScannerController,
+    ScannerProfileController,
+    *SCANNING_ROUTES,
     WebhookController,
     *OAUTH_ROUTES,
 ]

@@ -142,3 +142,14 @@ async def create_venue(
         client, tenant, created["id"], total_available=capacity, ticket_type_ids=[ticket_type["id"]]
     )
     return Venue(event=created, ticket_type=ticket_type, timeslot=timeslot)
+
+
+async def create_scanner(client: AsyncClient, tenant: Tenant, **fields: Any) -> dict[str, Any]:
+    body = {"name": "Door 1", **fields}
+    return ok(await client.post("/scanners", json=body, headers=tenant.headers), 201)
+
+
+async def create_profile(client: AsyncClient, tenant: Tenant, **fields: Any) -> dict[str, Any]:
+    """A scanner profile; with no fields it admits everything at any time."""
+    body = {"name": "Main entrance", **fields}
+    return ok(await client.post("/scanner_profiles", json=body, headers=tenant.headers), 201)

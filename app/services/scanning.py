@@ -1,0 +1,369 @@
+"""Door scanning: the decision order of CONTRACT.md section 5, the scan log and ``ticket.scanned``.
+
+A scan costs a fixed number of statements whatever the size of the order: the scanner with its
+profile (plus the profile's targets when it has one), the ticket joined with its order, event,
+timeslot and ticket type, the related tickets in one query when the event wants them, and the
+writes. Admission is one conditional UPDATE (``status = 'valid'`` in its WHERE) inside the
+transaction that also writes the scan log and the outbox row, so among any number of
+simultaneous scans of a ticket, on any number of replicas, exactly one becomes ``valid``; the
+others find the row already changed and report ``scanned`` with the winner's ``scanned_at``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.money import as_number
+from app.principal import Principal
+from app.schemas.scanning import (
+    MAX_CODE_LENGTH,
+    RelatedTicket,
+    ScanEvent,
+    ScanReason,
+    ScanResult,
+    ScanStatus,
+    ScanTicketType,
+    ScanTimeslot,
+)
+from app.services.outbox import record_event
+from app.services.scanners import targets_of
+from app.timeutil import as_utc, maybe_utc, utcnow
+from db.tables import Scan, Scanner, Ticket
+
+Outcome = tuple[ScanStatus, ScanReason | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ScannerRules:
+    """A scanner and what its profile allows; ``None`` sets and bounds do not restrict."""
+
+    id: UUID
+    active: bool
+    event_ids: frozenset[UUID] | None = None
+    ticket_type_ids: frozenset[UUID] | None = None
+    timeslot_ids: frozenset[UUID] | None = None
+    opens_minutes_before_start: int | None = None
+    closes_minutes_after_end: int | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TicketState:
+    """The scanned ticket with what the decision and the result need from its related rows."""
+
+    id: UUID
+    event_id: UUID
+    timeslot_id: UUID
+    ticket_type_id: UUID
+    order_id: UUID
+    status: str
+    scanned_at: datetime | None
+    cancelled_at: datetime | None
+    order_status: str
+    starts_at: datetime
+    ends_at: datetime
+    row: dict[str, Any]
+
+
+def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome:
+    """Steps 3 to 7 of the decision order (the scanner and the ticket are known)."""
+    if not scanner.active:
+        return "not_allowed", "scanner_inactive"
+    if scanner.event_ids is not None and ticket.event_id not in scanner.event_ids:
+        return "not_allowed", "event_not_allowed"
+    if scanner.ticket_type_ids is not None and ticket.ticket_type_id not in scanner.ticket_type_ids:
+        return "not_allowed", "ticket_type_not_allowed"
+    if scanner.timeslot_ids is not None and ticket.timeslot_id not in scanner.timeslot_ids:
+        return "not_allowed", "timeslot_not_allowed"
+    opens = scanner.opens_minutes_before_start
+    if opens is not None and now < ticket.starts_at - timedelta(minutes=opens):
+        return "not_allowed", "too_early"
+    closes = scanner.closes_minutes_after_end
+    if closes is not None and now > ticket.ends_at + timedelta(minutes=closes):
+        return "not_allowed", "too_late"
+    if scanner.valid_from is not None and now < scanner.valid_from:
+        return "not_allowed", "too_early"
+    if scanner.valid_until is not None and now > scanner.valid_until:
+        return "not_allowed", "too_late"
+    if ticket.status == "cancelled" or ticket.order_status == "cancelled":
+        return "cancelled", "cancelled"
+    if ticket.order_status == "pending":
+        return "not_allowed", "order_not_confirmed"
+    if ticket.status == "scanned":
+        return "scanned", "already_scanned"
+    return "valid", None
+
+
+async def scan_ticket(
+    principal: Principal,
+    *,
+    ticket_id: UUID | None = None,
+    scannable_code: str | None = None,
+    scanner_id: UUID | None = None,
+    now: datetime | None = None,
+) -> ScanResult:
+    """Scan the ticket named by exactly one of ``ticket_id`` and ``scannable_code``.
+
+    ``now`` is the moment of the scan (tests pin it to probe the window edges).
+    """
+    principal.require("tickets.write")
+    _check_target(ticket_id, scannable_code)
+    now = utcnow() if now is None else as_utc(now)
+    organization_id = principal.organization_id
+    scanner = await _scanner(organization_id, scanner_id)
+    ticket = await _ticket(organization_id, ticket_id, scannable_code)
+    scanned_before = ticket.scanned_at is not None
+    status, reason = decide(scanner, ticket, now)
+    if status == "valid":
+        async with Ticket._meta.db.transaction():
+            admitted = (
+                await Ticket.update({Ticket.status: "scanned", Ticket.scanned_at: now})
+                .where(Ticket.id == ticket.id, Ticket.status == "valid")
+                .returning(Ticket.scanned_at)
+            )
+            if admitted:
+                ticket = replace(ticket, status="scanned", scanned_at=as_utc(now))
+                await record_event(
+                    organization_id,
+                    "ticket.scanned",
+                    {
+                        "ticket_id": ticket.id,
+                        "order_id": ticket.order_id,
+                        "event_id": ticket.event_id,
+                        "scanner_id": scanner.id,
+                        "scanned_at": ticket.scanned_at,
+                    },
+                )
+            else:
+                ticket = await _lost_race(ticket)
+                scanned_before = ticket.scanned_at is not None
+                status, reason = decide(scanner, ticket, now)
+            await _log(organization_id, ticket.id, scanner.id, status, reason, now)
+    else:
+        await _log(organization_id, ticket.id, scanner.id, status, reason, now)
+    return await _result(organization_id, ticket, status, reason, scanned_before)
+
+
+def _check_target(ticket_id: UUID | None, scannable_code: str | None) -> None:
+    if (ticket_id is None) == (scannable_code is None):
+        raise InvalidInput("Name the ticket by exactly one of ticket_id and scannable_code")
+    if scannable_code is not None and not 1 <= len(scannable_code) <= MAX_CODE_LENGTH:
+        raise InvalidInput.field(
+            "scannable_code", f"must be 1 to {MAX_CODE_LENGTH} characters long"
+        )
+
+
+async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRules:
+    """Step 1: the named scanner (403 when not ours) or the oldest active one (409 when none)."""
+    profile = Scanner.profile_id
+    query = Scanner.select(
+        Scanner.id,
+        Scanner.active,
+        Scanner.profile_id,
+        profile.opens_minutes_before_start.as_alias("opens_minutes_before_start"),
+        profile.closes_minutes_after_end.as_alias("closes_minutes_after_end"),
+        profile.valid_from.as_alias("valid_from"),
+        profile.valid_until.as_alias("valid_until"),
+    )
+    if scanner_id is not None:
+        row = await query.where(
+            Scanner.id == scanner_id, Scanner.organization_id == organization_id
+        ).first()
+        if row is None:
+            raise Forbidden(f"Scanner {scanner_id} does not belong to your organization")
+    else:
+        row = (
+            await query.where(Scanner.organization_id == organization_id, Scanner.active.eq(True))
+            .order_by(Scanner.created_at)
+            .order_by(Scanner.id)
+            .first()
+        )
+        if row is None:
+            raise Conflict("The organization has no active scanner; create one with POST /scanners")
+    if row["profile_id"] is None:
+        return ScannerRules(id=row["id"], active=row["active"])
+    targets = (await targets_of([row["profile_id"]]))[row["profile_id"]]
+
+    def allowed(kind: str) -> frozenset[UUID] | None:
+        return frozenset(targets[kind]) if targets.get(kind) else None
+
+    return ScannerRules(
+        id=row["id"],
+        active=row["active"],
+        event_ids=allowed("event"),
+        ticket_type_ids=allowed("ticket_type"),
+        timeslot_ids=allowed("timeslot"),
+        opens_minutes_before_start=row["opens_minutes_before_start"],
+        closes_minutes_after_end=row["closes_minutes_after_end"],
+        valid_from=maybe_utc(row["valid_from"]),
+        valid_until=maybe_utc(row["valid_until"]),
+    )
+
+
+async def _ticket(
+    organization_id: UUID, ticket_id: UUID | None, scannable_code: str | None
+) -> TicketState:
+    """Step 2: the ticket with its order, event, timeslot and ticket type, in one statement."""
+    named = (
+        Ticket.id == ticket_id if ticket_id is not None else Ticket.scannable_code == scannable_code
+    )
+    order, event, timeslot, ticket_type = (
+        Ticket.order_id,
+        Ticket.event_id,
+        Ticket.event_timeslot_id,
+        Ticket.ticket_type_id,
+    )
+    row = (
+        await Ticket.select(
+            Ticket.id,
+            Ticket.event_id,
+            Ticket.event_timeslot_id,
+            Ticket.ticket_type_id,
+            Ticket.order_id,
+            Ticket.owner_name,
+            Ticket.owner_email,
+            Ticket.seat,
+            Ticket.status,
+            Ticket.scanned_at,
+            Ticket.cancelled_at,
+            order.status.as_alias("order_status"),
+            event.title.as_alias("event_title"),
+            event.location.as_alias("event_location"),
+            event.order_scanning_enabled.as_alias("order_scanning_enabled"),
+            timeslot.title.as_alias("timeslot_title"),
+            timeslot.starts_at.as_alias("timeslot_starts_at"),
+            timeslot.ends_at.as_alias("timeslot_ends_at"),
+            ticket_type.name.as_alias("ticket_type_name"),
+            ticket_type.price.as_alias("ticket_type_price"),
+        )
+        .where(named, Ticket.organization_id == organization_id)
+        .first()
+    )
+    if row is None:
+        if ticket_id is not None:
+            raise NotFound.resource("ticket", ticket_id)
+        raise NotFound("No ticket with this scannable_code")
+    return TicketState(
+        id=row["id"],
+        event_id=row["event_id"],
+        timeslot_id=row["event_timeslot_id"],
+        ticket_type_id=row["ticket_type_id"],
+        order_id=row["order_id"],
+        status=row["status"],
+        scanned_at=maybe_utc(row["scanned_at"]),
+        cancelled_at=maybe_utc(row["cancelled_at"]),
+        order_status=row["order_status"],
+        starts_at=as_utc(row["timeslot_starts_at"]),
+        ends_at=as_utc(row["timeslot_ends_at"]),
+        row=row,
+    )
+
+
+async def _lost_race(ticket: TicketState) -> TicketState:
+    """The ticket as a concurrent change left it (another scan won, or it was cancelled)."""
+    current = (
+        await Ticket.select(Ticket.status, Ticket.scanned_at, Ticket.cancelled_at)
+        .where(Ticket.id == ticket.id)
+        .first()
+    )
+    if current is None:
+        raise NotFound.resource("ticket", ticket.id)
+    return replace(
+        ticket,
+        status=current["status"],
+        scanned_at=maybe_utc(current["scanned_at"]),
+        cancelled_at=maybe_utc(current["cancelled_at"]),
+    )
+
+
+async def _log(
+    organization_id: UUID,
+    ticket_id: UUID,
+    scanner_id: UUID,
+    status: ScanStatus,
+    reason: ScanReason | None,
+    now: datetime,
+) -> None:
+    await Scan.insert(
+        Scan(
+            organization_id=organization_id,
+            ticket_id=ticket_id,
+            scanner_id=scanner_id,
+            status=status,
+            reason=reason,
+            created_at=now,
+        )
+    )
+
+
+async def _related_tickets(organization_id: UUID, ticket: TicketState) -> list[RelatedTicket]:
+    rows = (
+        await Ticket.select(
+            Ticket.id,
+            Ticket.seat,
+            Ticket.owner_name,
+            Ticket.owner_email,
+            Ticket.scanned_at,
+            Ticket.cancelled_at,
+            Ticket.ticket_type_id.name.as_alias("ticket_type_name"),
+        )
+        .where(
+            Ticket.order_id == ticket.order_id,
+            Ticket.organization_id == organization_id,
+            Ticket.id != ticket.id,
+        )
+        .order_by(Ticket.sequence)
+    )
+    return [
+        RelatedTicket(
+            id=row["id"],
+            seat=row["seat"],
+            owner_name=row["owner_name"],
+            owner_email=row["owner_email"],
+            scanned_at=maybe_utc(row["scanned_at"]),
+            cancelled_at=maybe_utc(row["cancelled_at"]),
+            ticket_type_name=row["ticket_type_name"],
+        )
+        for row in rows
+    ]
+
+
+async def _result(
+    organization_id: UUID,
+    ticket: TicketState,
+    status: ScanStatus,
+    reason: ScanReason | None,
+    scanned_before: bool,
+) -> ScanResult:
+    row = ticket.row
+    related = (
+        await _related_tickets(organization_id, ticket) if row["order_scanning_enabled"] else None
+    )
+    return ScanResult(
+        ticket_id=ticket.id,
+        status=status,
+        scanned_before=scanned_before,
+        event=ScanEvent(
+            id=ticket.event_id, title=row["event_title"], location=row["event_location"]
+        ),
+        timeslot=ScanTimeslot(
+            title=row["timeslot_title"], starts_at=ticket.starts_at, ends_at=ticket.ends_at
+        ),
+        ticket_type=ScanTicketType(
+            id=ticket.ticket_type_id,
+            name=row["ticket_type_name"],
+            price=as_number(row["ticket_type_price"]),
+        ),
+        owner_name=row["owner_name"],
+        owner_email=row["owner_email"],
+        seat=row["seat"],
+        scanned_at=ticket.scanned_at,
+        cancelled_at=ticket.cancelled_at,
+        related_tickets=related,
+        reason=reason,
+    )

@@ -1,0 +1,119 @@
+"""Scanners and scanner profiles."""
+
+from __future__ import annotations
+
+from litestar import Controller, get, patch, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody
+
+from app.ids import parse_id
+from app.pagination import Page
+from app.principal import Principal
+from app.schemas.scanners import (
+    Scanner,
+    ScannerCreate,
+    ScannerProfile,
+    ScannerProfileCreate,
+    ScannerProfileUpdate,
+    ScannerUpdate,
+)
+from app.services import scanners
+from rest.docs import problems, scoped
+from rest.lists import LIST_DEPENDENCIES, ListQuery
+
+
+class ScannerController(Controller):
+    path = "/scanners"
+    tags = ["scanners"]
+    dependencies = LIST_DEPENDENCIES
+
+    @get(
+        "/",
+        summary="List scanners",
+        description=scoped("scanners.read"),
+        responses=problems(400, 403),
+    )
+    async def list_scanners(
+        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
+    ) -> Page[Scanner]:
+        return await scanners.list_scanners(principal, **listing.as_kwargs())
+
+    @post(
+        "/",
+        summary="Register a scanner",
+        description=scoped(
+            "scanners.write", "A scanner without a profile admits every ticket at any time."
+        ),
+        responses=problems(400, 403, 404, 413, 415),
+    )
+    async def create_scanner(
+        self, principal: NamedDependency[Principal], data: JSONBody[ScannerCreate]
+    ) -> Scanner:
+        return await scanners.create_scanner(principal, data)
+
+    @patch(
+        "/{scanner_id:str}",
+        summary="Update a scanner",
+        description=scoped(
+            "scanners.write",
+            "Only the fields sent are changed; `profile_id: null` detaches the profile.",
+        ),
+        responses=problems(400, 403, 404, 413, 415),
+    )
+    async def update_scanner(
+        self,
+        principal: NamedDependency[Principal],
+        scanner_id: FromPath[str],
+        data: JSONBody[ScannerUpdate],
+    ) -> Scanner:
+        return await scanners.update_scanner(principal, parse_id(scanner_id, "scanner_id"), data)
+
+
+class ScannerProfileController(Controller):
+    path = "/scanner_profiles"
+    tags = ["scanners"]
+    dependencies = LIST_DEPENDENCIES
+
+    @get(
+        "/",
+        summary="List scanner profiles",
+        description=scoped("scanners.read"),
+        responses=problems(400, 403),
+    )
+    async def list_profiles(
+        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
+    ) -> Page[ScannerProfile]:
+        return await scanners.list_profiles(principal, **listing.as_kwargs())
+
+    @post(
+        "/",
+        summary="Create a scanner profile",
+        description=scoped(
+            "scanners.write",
+            "Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute "
+            "offsets are relative to the ticket's timeslot, `valid_from` / `valid_until` are "
+            "absolute; null means no bound.",
+        ),
+        responses=problems(400, 403, 413, 415),
+    )
+    async def create_profile(
+        self, principal: NamedDependency[Principal], data: JSONBody[ScannerProfileCreate]
+    ) -> ScannerProfile:
+        return await scanners.create_profile(principal, data)
+
+    @patch(
+        "/{profile_id:str}",
+        summary="Update a scanner profile",
+        description=scoped(
+            "scanners.write",
+            "Only the fields sent are changed; a sent target list replaces the old one.",
+        ),
+        responses=problems(400, 403, 404, 413, 415),
+    )
+    async def update_profile(
+        self,
+        principal: NamedDependency[Principal],
+        profile_id: FromPath[str],
+        data: JSONBody[ScannerProfileUpdate],
+    ) -> ScannerProfile:
+        return await scanners.update_profile(principal, parse_id(profile_id, "profile_id"), data)
