@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from litestar import Controller, delete, get, post
-from litestar.datastructures import State
+from typing import Any
+
+from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
@@ -32,9 +33,13 @@ class WebhookController(Controller):
         responses=problems(400, 403, 413, 415),
     )
     async def create_webhook(
-        self, principal: NamedDependency[Principal], data: JSONBody[WebhookCreate], state: State
+        self,
+        principal: NamedDependency[Principal],
+        data: JSONBody[WebhookCreate],
+        request: Request[Any, Any, Any],
     ) -> WebhookWithSecret:
-        return await webhooks.create_webhook(principal, data, state.settings)
+        settings = request.app.state["settings"]
+        return await webhooks.create_webhook(principal, data, settings)
 
     @get(
         "/",
