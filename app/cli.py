@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -91,6 +92,53 @@ def cmd_api_key_revoke(args: argparse.Namespace) -> None:
     _print_json({"id": args.id, "revoked": True})
 
 
+def cmd_oauth_client_create(args: argparse.Namespace) -> None:
+    from app.services.oauth.clients import create_client
+
+    created = asyncio.run(
+        _with_database(
+            lambda: create_client(
+                args.org,
+                args.user_email,
+                args.name,
+                args.redirect_uri,
+                args.scopes,
+                public=args.public,
+                trusted=args.trusted,
+            )
+        )
+    )
+    _print_json({"client_id": created.client_id, "client_secret": created.client_secret})
+
+
+def _dev_idp_directory(args: argparse.Namespace) -> Path:
+    if args.dir:
+        return Path(args.dir)
+    jwks_file = get_settings().idp_jwks_file
+    return jwks_file.parent if jwks_file is not None else Path(".dev-idp")
+
+
+def cmd_dev_idp_init(args: argparse.Namespace) -> None:
+    from app.services.oauth.dev_idp import ensure_dev_idp
+
+    issuer, jwks_path = ensure_dev_idp(_dev_idp_directory(args))
+    _print_json({"TICKETING_IDP_ISSUER": issuer, "TICKETING_IDP_JWKS_FILE": str(jwks_path)})
+
+
+def cmd_dev_idp_token(args: argparse.Namespace) -> None:
+    from datetime import timedelta
+
+    from app.services.oauth.dev_idp import mint_user_token
+
+    token = mint_user_token(
+        args.email,
+        _dev_idp_directory(args),
+        audience=get_settings().idp_audience,
+        lifetime=timedelta(minutes=args.minutes),
+    )
+    sys.stdout.write(token + "\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ticketing", description="Event-ticketing API service")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -136,6 +184,41 @@ def build_parser() -> argparse.ArgumentParser:
     key_revoke = key.add_parser("revoke", help="revoke an API key")
     key_revoke.add_argument("id", type=_uuid)
     key_revoke.set_defaults(handler=cmd_api_key_revoke)
+
+    oauth_client = commands.add_parser("oauth-client", help="OAuth clients").add_subparsers(
+        dest="action", required=True
+    )
+    client_create = oauth_client.add_parser(
+        "create", help="register an OAuth client (the secret is shown once)"
+    )
+    client_create.add_argument("--org", required=True, type=_uuid)
+    client_create.add_argument("--user-email", required=True)
+    client_create.add_argument("--name", required=True)
+    client_create.add_argument(
+        "--redirect-uri", required=True, action="append", help="exact match; repeat for more"
+    )
+    client_create.add_argument("--scopes", default=None, help="space-separated; default: all")
+    client_create.add_argument(
+        "--public", action="store_true", help="no secret; PKCE (S256) required"
+    )
+    client_create.add_argument("--trusted", action="store_true", help="skip the consent page")
+    client_create.set_defaults(handler=cmd_oauth_client_create)
+
+    dev_idp = commands.add_parser(
+        "dev-idp", help="the development identity provider (demo and local trials)"
+    ).add_subparsers(dest="action", required=True)
+    dev_idp_init = dev_idp.add_parser("init", help="create its key; print the settings to use")
+    dev_idp_init.add_argument(
+        "--dir", default=None, help="default: next to the JWKS file, or .dev-idp"
+    )
+    dev_idp_init.set_defaults(handler=cmd_dev_idp_init)
+    dev_idp_token = dev_idp.add_parser("token", help="print a signed-in user's JWT")
+    dev_idp_token.add_argument("--email", required=True)
+    dev_idp_token.add_argument(
+        "--dir", default=None, help="default: next to the JWKS file, or .dev-idp"
+    )
+    dev_idp_token.add_argument("--minutes", type=int, default=30, help="lifetime (default 30)")
+    dev_idp_token.set_defaults(handler=cmd_dev_idp_token)
     return parser
 
 

@@ -18,9 +18,9 @@ from rest.auth import bearer_authentication, current_principal
 from rest.events import EventController
 from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
 from rest.identity import get_whoami
+from rest.oauth import OAUTH_ROUTES
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
-from rest.oauth import OAUTH_ROUTES
 from rest.scanners import ScannerController, ScannerProfileController
 from rest.scanning import SCANNING_ROUTES
 from rest.tickets import TICKET_ROUTES

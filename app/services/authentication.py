@@ -8,6 +8,7 @@ from __future__ import annotations
 from app.errors import Unauthenticated
 from app.principal import Principal
 from app.services.api_keys import PREFIX, authenticate_api_key
+from app.services.oauth.tokens import authenticate_access_token
 
 
 def bearer_token(authorization: str | None) -> str:
@@ -27,4 +28,4 @@ async def authenticate(authorization: str | None) -> Principal:
     token = bearer_token(authorization)
     if token.startswith(PREFIX):
         return await authenticate_api_key(token)
-    raise Unauthenticated("The bearer token is not a valid credential", credential_sent=True)
+    return await authenticate_access_token(token)

@@ -1,0 +1,173 @@
+"""OAuth clients: registration (``ticketing oauth-client create``) and the model authlib consults.
+
+A confidential client gets ``client_secret`` (shown once, stored as a SHA-256 hash: it has 256 bits
+of entropy, so a fast hash is enough, as for API keys). A public client has no secret and must use
+PKCE (S256). Redirect URIs are matched exactly; they must be absolute ``https`` URIs without a
+fragment, or ``http`` on a loopback host (RFC 8252 section 7.3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import secrets
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+from uuid import UUID
+
+from app.errors import InvalidInput
+from app.principal import SCOPES, parse_scopes
+from app.schemas.oauth import OAuthClientCreated
+from app.services.organizations import member_id
+from db.tables import OAuthClient
+
+SECRET_PREFIX = "cs_"
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Client:
+    """A registered client, in the shape authlib's ``ClientMixin`` asks for."""
+
+    id: UUID
+    client_id: str
+    secret_hash: str | None
+    organization_id: UUID
+    user_id: UUID
+    name: str
+    redirect_uris: tuple[str, ...]
+    scopes: frozenset[str]
+    public: bool
+    trusted: bool
+
+    def get_client_id(self) -> str:
+        return self.client_id
+
+    def get_default_redirect_uri(self) -> str | None:
+        """Only a client with a single registered URI may omit ``redirect_uri``."""
+        return self.redirect_uris[0] if len(self.redirect_uris) == 1 else None
+
+    def get_allowed_scope(self, scope: str | None) -> str | None:
+        """The requested scopes if all are registered (None: invalid); nothing asked means all."""
+        if not scope:
+            return " ".join(sorted(self.scopes))
+        requested = set(scope.split())
+        return " ".join(sorted(requested)) if requested <= self.scopes else None
+
+    def check_redirect_uri(self, redirect_uri: str) -> bool:
+        return redirect_uri in self.redirect_uris
+
+    def check_client_secret(self, client_secret: str) -> bool:
+        if self.secret_hash is None:
+            return False
+        return hmac.compare_digest(self.secret_hash, hash_secret(client_secret))
+
+    def check_endpoint_auth_method(self, method: str, endpoint: str) -> bool:
+        if self.public:
+            return method == "none"
+        return method in {"client_secret_basic", "client_secret_post"}
+
+    def check_response_type(self, response_type: str) -> bool:
+        return response_type == "code"
+
+    def check_grant_type(self, grant_type: str) -> bool:
+        if grant_type == "client_credentials":
+            return not self.public
+        return grant_type in {"authorization_code", "refresh_token"}
+
+
+def _client_of(row: dict) -> Client:
+    return Client(
+        id=row["id"],
+        client_id=row["client_id"],
+        secret_hash=row["client_secret_hash"],
+        organization_id=row["organization_id"],
+        user_id=row["user_id"],
+        name=row["name"],
+        redirect_uris=tuple(row["redirect_uris"]),
+        scopes=frozenset(row["scopes"].split()),
+        public=row["public"],
+        trusted=row["trusted"],
+    )
+
+
+async def find_client(client_id: str) -> Client | None:
+    row = (
+        await OAuthClient.select()
+        .where(OAuthClient.client_id == client_id)
+        .output(load_json=True)
+        .first()
+    )
+    return None if row is None else _client_of(row)
+
+
+def _check_redirect_uri(uri: str) -> str:
+    parts = urlsplit(uri)
+    if parts.fragment or not parts.netloc or parts.scheme not in {"https", "http"}:
+        raise InvalidInput.field(
+            "redirect_uri", f"must be an absolute https URI without a fragment: {uri!r}"
+        )
+    if parts.scheme == "http":
+        host = parts.hostname or ""
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            raise InvalidInput.field(
+                "redirect_uri", f"http is allowed only for loopback hosts: {uri!r}"
+            )
+    return uri
+
+
+async def create_client(
+    organization_id: UUID,
+    user_email: str,
+    name: str,
+    redirect_uris: list[str],
+    scopes: str | None = None,
+    *,
+    public: bool = False,
+    trusted: bool = False,
+) -> OAuthClientCreated:
+    """Register a client of ``organization_id`` on behalf of one of its members."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput.field("name", "must not be empty")
+    if not redirect_uris:
+        raise InvalidInput.field("redirect_uri", "at least one redirect URI is required")
+    uris = [_check_redirect_uri(uri) for uri in dict.fromkeys(redirect_uris)]
+    try:
+        scope_set = parse_scopes(scopes) if scopes else frozenset(SCOPES)
+    except ValueError as error:
+        raise InvalidInput.field("scopes", str(error)) from None
+    if not scope_set:
+        raise InvalidInput.field("scopes", "at least one scope is required")
+    user_id = await member_id(organization_id, user_email)
+    client_id = secrets.token_urlsafe(18)
+    secret = None if public else SECRET_PREFIX + secrets.token_urlsafe(32)
+    row = OAuthClient(
+        client_id=client_id,
+        client_secret_hash=None if secret is None else hash_secret(secret),
+        organization_id=organization_id,
+        user_id=user_id,
+        name=name,
+        redirect_uris=uris,
+        scopes=" ".join(sorted(scope_set)),
+        public=public,
+        trusted=trusted,
+    )
+    await row.save()
+    return OAuthClientCreated(
+        client_id=client_id,
+        client_secret=secret,
+        name=name,
+        redirect_uris=uris,
+        scopes=sorted(scope_set),
+        public=public,
+        trusted=trusted,
+    )

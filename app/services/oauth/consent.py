@@ -1,0 +1,103 @@
+"""The consent ticket: what the consent form carries from the authorize page to the decision.
+
+It is a short-lived JWT signed with the access-token key (``typ: consent+jwt``, so it can never
+pass as an access token) holding the validated authorization request (without the IdP token), the
+user and the organization. It is bound to the browser by a random CSRF value kept in a
+``SameSite=Strict`` cookie, whose hash the ticket carries: a cross-site form post has neither the
+cookie nor a ticket for this user, so it cannot approve anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from uuid import UUID
+
+from joserfc import jwt
+from joserfc.errors import JoseError
+
+from app import timeutil
+from app.services.oauth import signing_keys
+from app.services.oauth.grants import Subject
+from app.services.oauth.tokens import unverified_header
+from app.settings import get_settings
+
+TICKET_TYPE = "consent+jwt"
+TICKET_LIFETIME = timedelta(minutes=10)
+
+
+class ConsentError(Exception):
+    """The consent form is expired, tampered with, or not from this browser."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    token: str
+    csrf: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    params: list[tuple[str, str]]
+    subject: Subject
+
+
+def _audience() -> str:
+    return get_settings().public_url + "/oauth2/authorize"
+
+
+def _digest(csrf: str) -> str:
+    return hashlib.sha256(csrf.encode()).hexdigest()
+
+
+async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticket:
+    key = await signing_keys.signer()
+    csrf = secrets.token_urlsafe(32)
+    now = int(timeutil.utcnow().timestamp())
+    claims = {
+        "iss": get_settings().public_url,
+        "aud": _audience(),
+        "iat": now,
+        "exp": now + int(TICKET_LIFETIME.total_seconds()),
+        "uid": str(subject.user_id),
+        "org": str(subject.organization_id),
+        "params": [[name, value] for name, value in params if name != "token"],
+        "csrf": _digest(csrf),
+    }
+    header = {"alg": signing_keys.algorithm_of(key), "typ": TICKET_TYPE, "kid": key.kid}
+    return Ticket(token=jwt.encode(header, claims, key), csrf=csrf)
+
+
+async def redeem_ticket(token: str, csrf: str | None) -> Decision:
+    """The request and user a ticket stands for, if it is ours, live and from this browser."""
+    try:
+        header = unverified_header(token)
+    except ValueError:
+        raise ConsentError("The consent form is not valid") from None
+    kid = header.get("kid")
+    key = await signing_keys.verification_key(kid) if isinstance(kid, str) else None
+    if key is None or header.get("typ") != TICKET_TYPE:
+        raise ConsentError("The consent form is not valid")
+    registry = jwt.JWTClaimsRegistry(
+        now=lambda: int(timeutil.utcnow().timestamp()),
+        iss={"essential": True, "value": get_settings().public_url},
+        aud={"essential": True, "value": _audience()},
+        exp={"essential": True},
+    )
+    try:
+        claims = jwt.decode(token, key, algorithms=[signing_keys.algorithm_of(key)]).claims
+        registry.validate(claims)
+        subject = Subject(user_id=UUID(claims["uid"]), organization_id=UUID(claims["org"]))
+        params = [(str(name), str(value)) for name, value in claims["params"]]
+    except JoseError as error:
+        if error.error == "expired_token":
+            raise ConsentError("The consent form has expired") from None
+        raise ConsentError("The consent form is not valid") from None
+    except (KeyError, TypeError, ValueError):
+        raise ConsentError("The consent form is not valid") from None
+    if not csrf or not hmac.compare_digest(_digest(csrf), str(claims.get("csrf", ""))):
+        raise ConsentError("The consent form was not sent from the page this server showed")
+    return Decision(params=params, subject=subject)

@@ -1,0 +1,237 @@
+"""Grant families and what they issue: authorization codes and refresh tokens.
+
+Every state change is one conditional UPDATE (a code is used once, a refresh token rotated once),
+so two concurrent exchanges of the same code or refresh token cannot both succeed: the loser sees a
+replay, which revokes the whole family (RFC 6749 section 10.5, RFC 9700 section 4.14). Codes and
+refresh tokens are random strings stored as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from uuid import UUID
+
+from app import timeutil
+from app.timeutil import as_utc
+from db.tables import OAuthAuthorizationCode, OAuthGrant, OAuthRefreshToken
+
+CODE_LIFETIME = timedelta(minutes=10)
+REFRESH_TOKEN_LIFETIME = timedelta(days=30)
+REFRESH_TOKEN_PREFIX = "rt_"
+
+
+def token_hash(value: str) -> str:
+    return hashlib.sha256(value.encode()).hexdigest()
+
+
+def new_refresh_token() -> str:
+    return REFRESH_TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True, slots=True)
+class Subject:
+    """Whom a grant acts for: authlib's "user". ``grant_id`` is the family, once there is one."""
+
+    user_id: UUID
+    organization_id: UUID
+    grant_id: UUID | None = None
+
+    def get_user_id(self) -> str:
+        return str(self.user_id)
+
+
+@dataclass(frozen=True, slots=True)
+class IssuedCode:
+    """A code just claimed for exchange, in the shape authlib's code grant and PKCE ask for."""
+
+    grant_id: UUID
+    user_id: UUID
+    organization_id: UUID
+    redirect_uri: str
+    scope: str
+    code_challenge: str | None
+    code_challenge_method: str | None
+
+    def get_redirect_uri(self) -> str:
+        return self.redirect_uri
+
+    def get_scope(self) -> str:
+        return self.scope
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRefreshToken:
+    id: UUID
+    grant_id: UUID
+    client_pk: UUID
+    user_id: UUID
+    organization_id: UUID
+    scope: str
+
+    def check_client(self, client: object) -> bool:
+        return getattr(client, "id", None) == self.client_pk
+
+    def get_scope(self) -> str:
+        return self.scope
+
+
+async def create_family(client_pk: UUID, organization_id: UUID, user_id: UUID, scope: str) -> UUID:
+    row = OAuthGrant(
+        client_id=client_pk, organization_id=organization_id, user_id=user_id, scope=scope
+    )
+    await row.save()
+    return row.id
+
+
+async def save_code(
+    code: str,
+    client_pk: UUID,
+    subject: Subject,
+    redirect_uri: str,
+    scope: str,
+    code_challenge: str | None,
+    code_challenge_method: str | None,
+) -> None:
+    """Start a family with its authorization code (valid for ``CODE_LIFETIME``)."""
+    async with OAuthGrant._meta.db.transaction():
+        grant_id = await create_family(client_pk, subject.organization_id, subject.user_id, scope)
+        await OAuthAuthorizationCode(
+            code_hash=token_hash(code),
+            grant_id=grant_id,
+            redirect_uri=redirect_uri,
+            scope=scope,
+            code_challenge=code_challenge,
+            code_challenge_method=code_challenge_method if code_challenge else None,
+            expires_at=timeutil.utcnow() + CODE_LIFETIME,
+        ).save()
+
+
+async def revoke_family(grant_id: UUID) -> None:
+    """Revoke a family: its access tokens (checked per request) and its refresh tokens."""
+    now = timeutil.utcnow()
+    async with OAuthGrant._meta.db.transaction():
+        await OAuthGrant.update({OAuthGrant.revoked_at: now}).where(
+            OAuthGrant.id == grant_id, OAuthGrant.revoked_at.is_null()
+        )
+        await OAuthRefreshToken.update({OAuthRefreshToken.revoked_at: now}).where(
+            OAuthRefreshToken.grant_id == grant_id, OAuthRefreshToken.revoked_at.is_null()
+        )
+
+
+async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
+    """Use a code of ``client_pk`` once. A second use revokes what the first one issued."""
+    row = (
+        await OAuthAuthorizationCode.select(
+            OAuthAuthorizationCode.id,
+            OAuthAuthorizationCode.grant_id,
+            OAuthAuthorizationCode.redirect_uri,
+            OAuthAuthorizationCode.scope,
+            OAuthAuthorizationCode.code_challenge,
+            OAuthAuthorizationCode.code_challenge_method,
+            OAuthAuthorizationCode.expires_at,
+            OAuthAuthorizationCode.grant_id.client_id.as_alias("client_pk"),
+            OAuthAuthorizationCode.grant_id.user_id.as_alias("user_id"),
+            OAuthAuthorizationCode.grant_id.organization_id.as_alias("organization_id"),
+            OAuthAuthorizationCode.grant_id.revoked_at.as_alias("revoked_at"),
+        )
+        .where(OAuthAuthorizationCode.code_hash == token_hash(code))
+        .first()
+    )
+    if row is None or row["client_pk"] != client_pk:
+        return None
+    claimed = (
+        await OAuthAuthorizationCode.update({OAuthAuthorizationCode.used_at: timeutil.utcnow()})
+        .where(OAuthAuthorizationCode.id == row["id"], OAuthAuthorizationCode.used_at.is_null())
+        .returning(OAuthAuthorizationCode.id)
+    )
+    if not claimed:
+        await revoke_family(row["grant_id"])
+        return None
+    if row["revoked_at"] is not None or as_utc(row["expires_at"]) <= timeutil.utcnow():
+        return None
+    return IssuedCode(
+        grant_id=row["grant_id"],
+        user_id=row["user_id"],
+        organization_id=row["organization_id"],
+        redirect_uri=row["redirect_uri"],
+        scope=row["scope"],
+        code_challenge=row["code_challenge"],
+        code_challenge_method=row["code_challenge_method"],
+    )
+
+
+async def save_refresh_token(refresh_token: str, grant_id: UUID, scope: str) -> None:
+    await OAuthRefreshToken(
+        token_hash=token_hash(refresh_token),
+        grant_id=grant_id,
+        scope=scope,
+        expires_at=timeutil.utcnow() + REFRESH_TOKEN_LIFETIME,
+    ).save()
+
+
+async def find_refresh_token(refresh_token: str) -> LiveRefreshToken | None:
+    """A live refresh token. Presenting one that was already rotated revokes its family."""
+    row = (
+        await OAuthRefreshToken.select(
+            OAuthRefreshToken.id,
+            OAuthRefreshToken.grant_id,
+            OAuthRefreshToken.scope,
+            OAuthRefreshToken.expires_at,
+            OAuthRefreshToken.rotated_at,
+            OAuthRefreshToken.revoked_at,
+            OAuthRefreshToken.grant_id.client_id.as_alias("client_pk"),
+            OAuthRefreshToken.grant_id.user_id.as_alias("user_id"),
+            OAuthRefreshToken.grant_id.organization_id.as_alias("organization_id"),
+            OAuthRefreshToken.grant_id.revoked_at.as_alias("family_revoked_at"),
+        )
+        .where(OAuthRefreshToken.token_hash == token_hash(refresh_token))
+        .first()
+    )
+    if row is None:
+        return None
+    if row["rotated_at"] is not None:
+        await revoke_family(row["grant_id"])
+        return None
+    expired = as_utc(row["expires_at"]) <= timeutil.utcnow()
+    if row["revoked_at"] is not None or row["family_revoked_at"] is not None or expired:
+        return None
+    return LiveRefreshToken(
+        id=row["id"],
+        grant_id=row["grant_id"],
+        client_pk=row["client_pk"],
+        user_id=row["user_id"],
+        organization_id=row["organization_id"],
+        scope=row["scope"],
+    )
+
+
+async def rotate_refresh_token(token: LiveRefreshToken) -> bool:
+    """Retire ``token`` for good; False if another request rotated it first (then the family
+    is revoked, as for any replay)."""
+    rotated = (
+        await OAuthRefreshToken.update({OAuthRefreshToken.rotated_at: timeutil.utcnow()})
+        .where(
+            OAuthRefreshToken.id == token.id,
+            OAuthRefreshToken.rotated_at.is_null(),
+            OAuthRefreshToken.revoked_at.is_null(),
+        )
+        .returning(OAuthRefreshToken.id)
+    )
+    if not rotated:
+        await revoke_family(token.grant_id)
+    return bool(rotated)
+
+
+async def family_of_refresh_token(refresh_token: str) -> tuple[UUID, UUID] | None:
+    """(family id, client pk) of any refresh token we issued, live or not (for revocation)."""
+    row = (
+        await OAuthRefreshToken.select(
+            OAuthRefreshToken.grant_id, OAuthRefreshToken.grant_id.client_id.as_alias("client_pk")
+        )
+        .where(OAuthRefreshToken.token_hash == token_hash(refresh_token))
+        .first()
+    )
+    return None if row is None else (row["grant_id"], row["client_pk"])

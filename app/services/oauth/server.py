@@ -1,0 +1,362 @@
+"""authlib's AuthorizationServer, its grants and endpoints, wired to our storage.
+
+authlib's server classes are synchronous and call their storage hooks (``query_client``,
+``save_token``, ...) in the middle of a request. We keep the event loop free by running each
+authlib call in a worker thread (``anyio.to_thread.run_sync``); the hooks hop back onto the event
+loop with ``anyio.from_thread.run`` for their database work, so every query still goes through the
+one async connection pool and no thread ever blocks the loop. Each hook's work is one atomic
+statement or transaction (see ``grants.py``), so the thread hop adds latency, not races.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+from uuid import UUID
+
+import anyio.from_thread
+import anyio.to_thread
+from authlib.oauth2 import AuthorizationServer, OAuth2Error, OAuth2Request
+from authlib.oauth2.rfc6749 import grants
+from authlib.oauth2.rfc6749.errors import (
+    InvalidGrantError,
+    InvalidRequestError,
+    InvalidScopeError,
+)
+from authlib.oauth2.rfc6749.requests import OAuth2Payload
+from authlib.oauth2.rfc7009 import RevocationEndpoint
+from authlib.oauth2.rfc7636 import CodeChallenge
+
+from app.errors import Unauthenticated
+from app.principal import SCOPES
+from app.services.oauth import grants as storage
+from app.services.oauth.clients import Client, find_client
+from app.services.oauth.grants import Subject
+from app.services.oauth.tokens import EXPIRES_IN, issue_access_token, verify_access_token
+from app.settings import get_settings
+
+T = TypeVar("T")
+
+AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"]
+
+
+def _on_loop(function: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run an async storage call on the event loop from authlib's worker thread."""
+    return anyio.from_thread.run(partial(function, *args))
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What authlib answered: status, JSON body (or "" for a redirect) and headers."""
+
+    status: int
+    body: Any
+    headers: list[tuple[str, str]]
+
+    @property
+    def location(self) -> str | None:
+        return next((value for name, value in self.headers if name == "Location"), None)
+
+
+class _Payload(OAuth2Payload):
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self._datalist: defaultdict[str, list[str]] = defaultdict(list)
+        for name, value in pairs:
+            self._datalist[name].append(value)
+        self._data = {name: values[0] for name, values in self._datalist.items()}
+
+    @property
+    def data(self) -> dict[str, str]:
+        return self._data
+
+    @property
+    def datalist(self) -> defaultdict[str, list[str]]:
+        return self._datalist
+
+
+class Request(OAuth2Request):
+    """An HTTP request as authlib sees it: parameters of the query (GET) or the form (POST)."""
+
+    def __init__(
+        self, method: str, path: str, pairs: list[tuple[str, str]], authorization: str | None
+    ) -> None:
+        headers = {"Authorization": authorization} if authorization else {}
+        super().__init__(method, get_settings().public_url + path, headers=headers)
+        self.payload = _Payload(pairs)
+
+    @property
+    def args(self) -> dict[str, str]:
+        return self.payload.data
+
+    @property
+    def form(self) -> dict[str, str]:
+        return self.payload.data
+
+
+class S256CodeChallenge(CodeChallenge):
+    """PKCE with S256 only, and required of public clients already at the authorize step."""
+
+    SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
+
+    def validate_code_challenge(self, grant: grants.BaseGrant, redirect_uri: str) -> None:
+        super().validate_code_challenge(grant, redirect_uri)
+        data = grant.request.payload.data
+        if data.get("code_challenge") and data.get("code_challenge_method") != "S256":
+            raise InvalidRequestError("code_challenge_method must be S256")
+        if grant.request.client.public and not data.get("code_challenge"):
+            raise InvalidRequestError("Public clients must send a PKCE code_challenge (S256)")
+
+
+class AuthorizationCodeGrant(grants.AuthorizationCodeGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
+
+    def save_authorization_code(self, code: str, request: Request) -> None:
+        data = request.payload.data
+        _on_loop(
+            storage.save_code,
+            code,
+            request.client.id,
+            request.user,
+            data.get("redirect_uri") or "",
+            request.scope,
+            data.get("code_challenge"),
+            data.get("code_challenge_method"),
+        )
+
+    def query_authorization_code(self, code: str, client: Client) -> storage.IssuedCode | None:
+        """Claims the code at once (one conditional UPDATE), so it is single use even under
+        concurrent exchanges; a failed PKCE or redirect_uri check afterwards still uses it up."""
+        return _on_loop(storage.claim_code, code, client.id)
+
+    def delete_authorization_code(self, authorization_code: storage.IssuedCode) -> None:
+        """Nothing left to do: the code was marked used when it was claimed."""
+
+    def authenticate_user(self, authorization_code: storage.IssuedCode) -> Subject:
+        return Subject(
+            authorization_code.user_id,
+            authorization_code.organization_id,
+            authorization_code.grant_id,
+        )
+
+
+class RefreshTokenGrant(grants.RefreshTokenGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
+    INCLUDE_NEW_REFRESH_TOKEN = True
+
+    def authenticate_refresh_token(self, refresh_token: str) -> storage.LiveRefreshToken | None:
+        return _on_loop(storage.find_refresh_token, refresh_token)
+
+    def authenticate_user(self, refresh_token: storage.LiveRefreshToken) -> Subject:
+        return Subject(refresh_token.user_id, refresh_token.organization_id, refresh_token.grant_id)
+
+    def issue_token(self, user: Subject, refresh_token: storage.LiveRefreshToken) -> dict:
+        """Rotate first: of two concurrent refreshes with one token, the loser revokes the
+        family."""
+        if not _on_loop(storage.rotate_refresh_token, refresh_token):
+            raise InvalidGrantError("The refresh token has already been used")
+        return super().issue_token(user, refresh_token)
+
+    def revoke_old_credential(self, refresh_token: storage.LiveRefreshToken) -> None:
+        """Nothing left to do: ``issue_token`` rotated it."""
+
+
+class ClientCredentialsGrant(grants.ClientCredentialsGrant):
+    TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+
+    def create_token_response(self) -> tuple[int, dict, list[tuple[str, str]]]:
+        """Each issuance is its own family, acting for the user who registered the client."""
+        client: Client = self.request.client
+        scope = client.get_allowed_scope(self.request.payload.scope)
+        if scope is None:
+            raise InvalidScopeError("The client is not registered for the requested scopes")
+        grant_id = _on_loop(
+            storage.create_family, client.id, client.organization_id, client.user_id, scope
+        )
+        user = Subject(client.user_id, client.organization_id, grant_id)
+        self.request.user = user
+        token = self.generate_token(user=user, scope=scope, include_refresh_token=False)
+        self.save_token(token)
+        return 200, token, self.TOKEN_RESPONSE_HEADER
+
+
+@dataclass(frozen=True, slots=True)
+class _Revocable:
+    grant_id: UUID
+    client_pk: UUID | None
+    client_id: str | None
+
+    def check_client(self, client: Client) -> bool:
+        return client.id == self.client_pk or client.client_id == self.client_id
+
+
+async def _find_revocable(token: str, hint: str | None) -> _Revocable | None:
+    if hint != "access_token":
+        family = await storage.family_of_refresh_token(token)
+        if family is not None:
+            return _Revocable(grant_id=family[0], client_pk=family[1], client_id=None)
+    if hint == "refresh_token" or token.startswith(storage.REFRESH_TOKEN_PREFIX):
+        return None
+    try:
+        claims = await verify_access_token(token)
+        return _Revocable(UUID(str(claims["sid"])), None, str(claims["client_id"]))
+    except (Unauthenticated, ValueError, KeyError):
+        return None
+
+
+class Revocation(RevocationEndpoint):
+    """RFC 7009. Revoking either kind of token revokes its whole family: access tokens are
+    stateless JWTs, so their family is what the resource side can check."""
+
+    CLIENT_AUTH_METHODS = AUTH_METHODS
+
+    def query_token(self, token_string: str, token_type_hint: str | None) -> _Revocable | None:
+        return _on_loop(_find_revocable, token_string, token_type_hint)
+
+    def revoke_token(self, token: _Revocable, request: Request) -> None:
+        _on_loop(storage.revoke_family, token.grant_id)
+
+
+def _generate_token(
+    grant_type: str,
+    client: Client,
+    user: Subject,
+    scope: str,
+    expires_in: int | None = None,
+    include_refresh_token: bool = True,
+) -> dict[str, Any]:
+    """Our RFC 9068 tokens (``tokens.py``), instead of authlib's ``JWTBearerTokenGenerator``,
+    which reads the wall clock and puts the client in ``aud``."""
+    assert user.grant_id is not None
+    scope = " ".join(sorted(set(scope.split())))
+    token: dict[str, Any] = {
+        "access_token": _on_loop(
+            partial(
+                issue_access_token,
+                grant_id=user.grant_id,
+                organization_id=user.organization_id,
+                user_id=user.user_id,
+                client_id=client.client_id,
+                scope=scope,
+            )
+        ),
+        "token_type": "Bearer",
+        "expires_in": EXPIRES_IN,
+        "scope": scope,
+    }
+    if include_refresh_token:
+        token["refresh_token"] = storage.new_refresh_token()
+    return token
+
+
+class Server(AuthorizationServer):
+    def __init__(self) -> None:
+        super().__init__(scopes_supported=list(SCOPES))
+        self.register_grant(AuthorizationCodeGrant, [S256CodeChallenge(required=True)])
+        self.register_grant(RefreshTokenGrant)
+        self.register_grant(ClientCredentialsGrant)
+        self.register_endpoint(Revocation)
+        self.register_token_generator("default", _generate_token)
+
+    def query_client(self, client_id: str) -> Client | None:
+        return _on_loop(find_client, client_id)
+
+    def save_token(self, token: dict[str, Any], request: Request) -> None:
+        """Store the refresh token; it keeps the scope of the one it replaces (RFC 6749 s. 6)."""
+        refresh_token = token.get("refresh_token")
+        if refresh_token is None:
+            return
+        previous = request.refresh_token
+        scope = previous.scope if previous is not None else token["scope"]
+        _on_loop(storage.save_refresh_token, refresh_token, request.user.grant_id, scope)
+
+    def create_oauth2_request(self, request: Request) -> Request:
+        return request
+
+    def create_json_request(self, request: Any) -> Any:
+        raise NotImplementedError("no JSON endpoints")
+
+    def handle_response(self, status: int, body: Any, headers: list[tuple[str, str]]) -> Outcome:
+        return Outcome(status, body, list(headers))
+
+    def send_signal(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """No signal listeners."""
+
+
+server = Server()
+
+
+def _error_outcome(error: OAuth2Error) -> Outcome:
+    status, body, headers = error()
+    return Outcome(status, body, list(headers))
+
+
+async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
+    """``POST /oauth2/token``: RFC 6749 section 5 responses."""
+    names = [name for name, _ in pairs]
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        return _error_outcome(InvalidRequestError(f"Repeated parameter: {repeated[0]}"))
+    if "grant_type" not in names:
+        return _error_outcome(InvalidRequestError("Missing grant_type"))
+    request = Request("POST", "/oauth2/token", pairs, authorization)
+    return await anyio.to_thread.run_sync(server.create_token_response, request)
+
+
+async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
+    """``POST /oauth2/revoke`` (RFC 7009): 200 for any token, known or not."""
+    request = Request("POST", "/oauth2/revoke", pairs, authorization)
+    return await anyio.to_thread.run_sync(
+        server.create_endpoint_response, Revocation.ENDPOINT_NAME, request
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ValidRequest:
+    client: Client
+    redirect_uri: str
+    state: str | None
+    scope: str
+
+
+async def validate_authorization(pairs: list[tuple[str, str]]) -> ValidRequest | Outcome:
+    """Check an authorization request with authlib. An error is an :class:`Outcome`: a redirect
+    to the client once its redirect_uri is known to be registered, else a 400 to show."""
+
+    def validate() -> ValidRequest | Outcome:
+        request = Request("GET", "/oauth2/authorize", pairs, None)
+        try:
+            grant = server.get_consent_grant(request)
+        except OAuth2Error as error:
+            return _error_outcome(error)
+        return ValidRequest(
+            client=request.client,
+            redirect_uri=grant.redirect_uri,
+            state=request.payload.state,
+            scope=request.scope,
+        )
+
+    return await anyio.to_thread.run_sync(validate)
+
+
+async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject | None) -> Outcome:
+    """Redirect with a new code for ``subject`` (None: the user denied, ``access_denied``)."""
+
+    def complete() -> Outcome:
+        request = Request("GET", "/oauth2/authorize", pairs, None)
+        try:
+            grant = server.get_consent_grant(request, end_user=subject)
+        except OAuth2Error as error:
+            return _error_outcome(error)
+        return server.create_authorization_response(request, grant_user=subject, grant=grant)
+
+    return await anyio.to_thread.run_sync(complete)
+
+
+def error_redirect(valid: ValidRequest, error: OAuth2Error) -> Outcome:
+    """An RFC 6749 section 4.1.2.1 error redirect for a request authlib found valid."""
+    error.redirect_uri = valid.redirect_uri
+    error.state = valid.state
+    return _error_outcome(error)

@@ -1,0 +1,132 @@
+"""The asymmetric keys that sign access tokens, and the JWKS that publishes them.
+
+The signer is the key of ``TICKETING_SIGNING_KEY_FILE`` when set; otherwise the oldest active row of
+``signing_keys`` (one is generated on first use), so every replica signs with the same key. Rotation
+inserts a new key and retires the old ones; a retired key stays published (and accepted) for one
+access-token lifetime, so live tokens keep working. Keys are cached per process and reloaded when
+a token names an unknown ``kid`` (throttled) or the cache is older than ``CACHE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from joserfc.jwk import ECKey, Key, KeySet, RSAKey
+
+from app import timeutil
+from app.settings import get_settings
+from db.tables import SigningKey
+
+ALGORITHM = "ES256"
+ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
+CACHE_SECONDS = 60.0
+RELOAD_THROTTLE_SECONDS = 5.0
+
+
+@dataclass
+class _Cache:
+    signer: Key | None = None
+    keys: dict[str, Key] = field(default_factory=dict)
+    loaded_at: float = float("-inf")
+
+
+_cache = _Cache()
+
+
+def algorithm_of(key: Key) -> str:
+    return "RS256" if isinstance(key, RSAKey) else ALGORITHM
+
+
+def import_private_pem(pem: str | bytes, kid: str | None = None) -> Key:
+    """A PEM private key (EC P-256 or RSA) as a JWK; ``kid`` defaults to its RFC 7638 thumbprint."""
+    data = pem.encode() if isinstance(pem, str) else pem
+    try:
+        key: Key = ECKey.import_key(data)
+    except ValueError:
+        key = RSAKey.import_key(data)
+    parameters = {"kid": kid or key.thumbprint(), "alg": algorithm_of(key), "use": "sig"}
+    return type(key).import_key(data, parameters=parameters)  # type: ignore[arg-type]
+
+
+def generate_private_pem() -> str:
+    return ECKey.generate_key("P-256").as_pem(private=True).decode()
+
+
+async def _active_row() -> dict[str, Any] | None:
+    return (
+        await SigningKey.select(SigningKey.kid, SigningKey.private_pem)
+        .where(SigningKey.retired_at.is_null())
+        .order_by(SigningKey.created_at)
+        .order_by(SigningKey.id)
+        .first()
+    )
+
+
+async def _ensure_database_signer() -> Key:
+    """The oldest active key; generated if there is none. Two replicas racing both insert, then
+    both pick the oldest, so they still agree (the other key stays published, unused)."""
+    row = await _active_row()
+    if row is None:
+        pem = generate_private_pem()
+        key = import_private_pem(pem)
+        await SigningKey(kid=key.kid, algorithm=ALGORITHM, private_pem=pem).save()
+        row = await _active_row()
+        assert row is not None
+    return import_private_pem(row["private_pem"], row["kid"])
+
+
+async def _load() -> None:
+    settings = get_settings()
+    if settings.signing_key_file is not None:
+        signer = import_private_pem(settings.signing_key_file.read_bytes())
+    else:
+        signer = await _ensure_database_signer()
+    published_since = timeutil.utcnow() - ACCESS_TOKEN_LIFETIME
+    rows = await SigningKey.select(SigningKey.kid, SigningKey.private_pem).where(
+        SigningKey.retired_at.is_null() | (SigningKey.retired_at > published_since)
+    )
+    keys = {row["kid"]: import_private_pem(row["private_pem"], row["kid"]) for row in rows}
+    keys[signer.kid] = signer
+    _cache.signer, _cache.keys, _cache.loaded_at = signer, keys, time.monotonic()
+
+
+async def _fresh() -> _Cache:
+    if time.monotonic() - _cache.loaded_at > CACHE_SECONDS:
+        await _load()
+    return _cache
+
+
+async def signer() -> Key:
+    cache = await _fresh()
+    assert cache.signer is not None
+    return cache.signer
+
+
+async def verification_key(kid: str) -> Key | None:
+    """The published key named ``kid``; an unknown kid reloads the keys (at most every few s)."""
+    cache = await _fresh()
+    if kid not in cache.keys and time.monotonic() - cache.loaded_at > RELOAD_THROTTLE_SECONDS:
+        await _load()
+    return _cache.keys.get(kid)
+
+
+async def jwks() -> dict[str, Any]:
+    """The public JWKS (``/oauth2/jwks.json``): the signer and every key still accepted."""
+    cache = await _fresh()
+    return KeySet(list(cache.keys.values())).as_dict(private=False)  # type: ignore[return-value]
+
+
+async def rotate() -> str:
+    """Start signing with a new key; the old ones stay published for one token lifetime."""
+    pem = generate_private_pem()
+    key = import_private_pem(pem)
+    async with SigningKey._meta.db.transaction():
+        await SigningKey.update({SigningKey.retired_at: timeutil.utcnow()}).where(
+            SigningKey.retired_at.is_null()
+        )
+        await SigningKey(kid=key.kid, algorithm=ALGORITHM, private_pem=pem).save()
+    await _load()
+    return key.kid
