@@ -335,9 +335,12 @@ async def _record(
     retry_in: float | None = None
     if verdict == "retry" and attempt < settings.webhook_max_attempts:
         retry_in = backoff_seconds(attempt, settings.webhook_retry_base_seconds)
-    status = {"delivered": "delivered", "retry": "pending" if retry_in else "failed"}.get(
-        verdict, "failed"
-    )
+    if verdict == "delivered":
+        status = "delivered"
+    elif retry_in is not None:
+        status = "pending"
+    else:
+        status = "failed"
     async with WebhookDelivery._meta.db.transaction():
         updated = (
             await WebhookDelivery.update(
@@ -346,7 +349,7 @@ async def _record(
                     WebhookDelivery.last_status_code: status_code,
                     WebhookDelivery.last_error: error,
                     WebhookDelivery.next_attempt_at: (
-                        now + timedelta(seconds=retry_in) if retry_in else None
+                        now + timedelta(seconds=retry_in) if retry_in is not None else None
                     ),
                     WebhookDelivery.delivered_at: now if status == "delivered" else None,
                     WebhookDelivery.updated_at: now,

@@ -1,0 +1,388 @@
+"""Webhook delivery end to end through the in-process runner (the demo's mode, no Redis), with a
+real HTTP receiver on 127.0.0.1 and signatures checked by the stock Standard Webhooks verifier."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pytest
+from httpx import AsyncClient
+from standardwebhooks.webhooks import Webhook as StockVerifier
+
+from app.services.outbox import record_event
+from app.services.webhook_delivery import (
+    DeliveryRef,
+    attempt_delivery,
+    delivery_client,
+    relay_outbox,
+)
+from app.settings import Settings, get_settings
+from db.engine import count_statements
+from db.tables import OutboxEvent, WebhookDelivery
+from tests.support import Tenant, create_venue, ok, place_order
+from workers.in_process import run_in_process
+
+ALL_KINDS = ["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
+
+
+@dataclass
+class Received:
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class Receiver:
+    """A webhook endpoint on 127.0.0.1 answering with ``statuses`` in turn, then ``otherwise``."""
+
+    statuses: list[int] = field(default_factory=list)
+    otherwise: int = 200
+    requests: list[Received] = field(default_factory=list)
+    arrived: asyncio.Condition = field(default_factory=asyncio.Condition)
+    release: asyncio.Event | None = None
+    """When set, the first request gets no answer until this event is set."""
+
+    async def __aenter__(self) -> Receiver:
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        self._server.close()
+        if self.release is not None:
+            self.release.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._server.wait_closed(), 5)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}/hook"
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")[1:]
+            headers = {
+                name.strip().lower(): value.strip()
+                for name, _, value in (line.partition(":") for line in lines if line)
+            }
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            async with self.arrived:
+                self.requests.append(Received(headers, body))
+                first = len(self.requests) == 1
+                self.arrived.notify_all()
+            if first and self.release is not None:
+                await self.release.wait()
+            status = self.statuses.pop(0) if self.statuses else self.otherwise
+            head = f"HTTP/1.1 {status} Status\r\ncontent-length: 2\r\nconnection: close\r\n\r\n"
+            writer.write(head.encode() + b"ok")
+            await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    async def wait_for(self, count: int, within: float = 20) -> list[Received]:
+        async with self.arrived:
+            await asyncio.wait_for(
+                self.arrived.wait_for(lambda: len(self.requests) >= count), within
+            )
+        return self.requests
+
+
+def verified(received: Received, secret: str) -> dict[str, Any]:
+    """The payload, if the stock verifier accepts the signature (it raises otherwise)."""
+    return StockVerifier(secret).verify(received.body, received.headers)
+
+
+@pytest.fixture
+async def runner(database: None) -> AsyncIterator[None]:
+    """The in-process delivery loop, as ``ticketing serve`` runs it without Redis."""
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_in_process(get_settings(), stop))
+    yield
+    stop.set()
+    await asyncio.wait_for(task, 15)
+
+
+async def subscribe(
+    client: AsyncClient, tenant: Tenant, url: str, kinds: list[str] | None = None
+) -> dict[str, Any]:
+    body = {"url": url, "event_types": kinds or ALL_KINDS}
+    return ok(await client.post("/webhooks", json=body, headers=tenant.headers), 201)
+
+
+async def settled_log(
+    client: AsyncClient, tenant: Tenant, hook_id: str, count: int = 1, within: float = 20
+) -> list[dict[str, Any]]:
+    """The delivery log once it holds ``count`` deliveries, none of them pending (bounded poll)."""
+    deadline = asyncio.get_running_loop().time() + within
+    while True:
+        log = ok(await client.get(f"/webhooks/{hook_id}/deliveries", headers=tenant.headers))
+        if len(log["data"]) >= count and all(d["status"] != "pending" for d in log["data"]):
+            return log["data"]
+        assert asyncio.get_running_loop().time() < deadline, log
+        await asyncio.sleep(0.05)
+
+
+async def emit(tenant: Tenant, kind: str, data: dict[str, Any]) -> uuid.UUID:
+    async with OutboxEvent._meta.db.transaction():
+        return await record_event(tenant.org_id, kind, data)
+
+
+async def test_every_event_kind_arrives_signed_and_verifies_with_a_stock_library(
+    client: AsyncClient, tenant: Tenant, runner: None
+) -> None:
+    async with Receiver() as receiver:
+        hook = await subscribe(client, tenant, receiver.url)
+        venue = await create_venue(client, tenant)
+        order = await place_order(
+            client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]],
+            confirm=True,
+        )  # fmt: skip
+        await client.post(f"/orders/{order['id']}/cancel", headers=tenant.headers)
+        scanned_id = await emit(
+            tenant,
+            "ticket.scanned",
+            {"ticket_id": uuid.uuid4(), "order_id": order["id"], "event_id": venue.event["id"]},
+        )
+        received = await receiver.wait_for(4)
+
+    payloads = [verified(r, hook["secret"]) for r in received]
+    by_kind = {p["event_type"]: p for p in payloads}
+    assert sorted(by_kind) == sorted(ALL_KINDS)
+    confirmed = by_kind["order.confirmed"]
+    assert confirmed["data"] == {"order_id": order["id"], "event_id": venue.event["id"]}
+    assert set(confirmed) == {"id", "event_type", "timestamp", "data"}
+    assert confirmed["timestamp"].endswith("Z")
+    assert by_kind["ticket.cancelled"]["data"]["order_id"] == order["id"]
+    assert by_kind["ticket.scanned"]["id"] == str(scanned_id)
+    for request, payload in zip(received, payloads, strict=True):
+        assert request.headers["webhook-id"] == payload["id"]
+        assert request.headers["content-type"] == "application/json"
+    with pytest.raises(Exception, match="signature"):
+        StockVerifier("whsec_" + "A" * 44).verify(received[0].body, received[0].headers)
+
+    log = await settled_log(client, tenant, hook["id"], count=4)
+    assert {d["status"] for d in log} == {"delivered"}
+    assert all(d["attempts"] == 1 and d["last_status_code"] == 200 for d in log)
+    assert all(d["attempt_log"][0]["status_code"] == 200 for d in log)
+
+
+async def test_subscriptions_receive_only_their_event_types(
+    client: AsyncClient, tenant: Tenant, runner: None
+) -> None:
+    async with Receiver() as created_only, Receiver() as confirmed_only:
+        created_hook = await subscribe(client, tenant, created_only.url, ["order.created"])
+        confirmed_hook = await subscribe(client, tenant, confirmed_only.url, ["order.confirmed"])
+        venue = await create_venue(client, tenant)
+        await place_order(
+            client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]],
+            confirm=True,
+        )  # fmt: skip
+        created_log = await settled_log(client, tenant, created_hook["id"])
+        confirmed_log = await settled_log(client, tenant, confirmed_hook["id"])
+    assert [d["event_type"] for d in created_log] == ["order.created"]
+    assert [d["event_type"] for d in confirmed_log] == ["order.confirmed"]
+    assert [verified(r, created_hook["secret"])["event_type"] for r in created_only.requests] == [
+        "order.created"
+    ]
+    assert [
+        verified(r, confirmed_hook["secret"])["event_type"] for r in confirmed_only.requests
+    ] == ["order.confirmed"]
+
+
+async def test_server_errors_are_retried_with_the_same_webhook_id(
+    client: AsyncClient, tenant: Tenant, runner: None
+) -> None:
+    async with Receiver(statuses=[500, 503]) as receiver:
+        hook = await subscribe(client, tenant, receiver.url, ["order.confirmed"])
+        event_id = await emit(tenant, "order.confirmed", {"order_id": "o", "event_id": "e"})
+        received = await receiver.wait_for(3)
+        [delivery] = await settled_log(client, tenant, hook["id"])
+    assert {r.headers["webhook-id"] for r in received} == {str(event_id)}
+    assert all(verified(r, hook["secret"])["id"] == str(event_id) for r in received)
+    assert delivery["status"] == "delivered"
+    assert delivery["attempts"] == 3
+    assert [a["status_code"] for a in delivery["attempt_log"]] == [500, 503, 200]
+    assert [a["attempt"] for a in delivery["attempt_log"]] == [1, 2, 3]
+    assert delivery["delivered_at"] is not None and delivery["next_attempt_at"] is None
+
+
+@pytest.mark.parametrize(
+    ("statuses", "status", "codes"),
+    [
+        ([429], "delivered", [429, 200]),
+        ([400], "failed", [400]),
+        ([302], "failed", [302]),
+    ],
+)
+async def test_outcome_of_each_kind_of_answer(
+    client: AsyncClient,
+    tenant: Tenant,
+    runner: None,
+    statuses: list[int],
+    status: str,
+    codes: list[int],
+) -> None:
+    async with Receiver(statuses=list(statuses)) as receiver:
+        hook = await subscribe(client, tenant, receiver.url, ["order.created"])
+        await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+        [delivery] = await settled_log(client, tenant, hook["id"])
+    assert delivery["status"] == status
+    assert [a["status_code"] for a in delivery["attempt_log"]] == codes
+    assert len(receiver.requests) == len(codes)
+
+
+async def test_gone_disables_the_subscription(
+    client: AsyncClient, tenant: Tenant, runner: None
+) -> None:
+    async with Receiver(statuses=[410]) as receiver:
+        hook = await subscribe(client, tenant, receiver.url, ["order.created"])
+        await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+        [delivery] = await settled_log(client, tenant, hook["id"])
+        assert delivery["status"] == "failed"
+        assert "410" in delivery["last_error"]
+        current = ok(await client.get(f"/webhooks/{hook['id']}", headers=tenant.headers))
+        assert current["active"] is False
+        await emit(tenant, "order.created", {"order_id": "o2", "event_id": "e"})
+        while await relay_outbox(_ignore):
+            pass
+        log = ok(await client.get(f"/webhooks/{hook['id']}/deliveries", headers=tenant.headers))
+    assert log["pagination"]["total"] == 1
+    assert len(receiver.requests) == 1
+
+
+async def _ignore(_: object) -> None:
+    return None
+
+
+async def test_retries_stop_after_the_last_attempt(client: AsyncClient, tenant: Tenant) -> None:
+    settings = replace(get_settings(), webhook_max_attempts=2, webhook_retry_base_seconds=0)
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_in_process(settings, stop))
+    try:
+        async with Receiver(otherwise=500) as receiver:
+            hook = await subscribe(client, tenant, receiver.url, ["order.created"])
+            await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+            [delivery] = await settled_log(client, tenant, hook["id"])
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 15)
+    assert delivery["status"] == "failed"
+    assert [a["status_code"] for a in delivery["attempt_log"]] == [500, 500]
+    assert delivery["last_error"] == "HTTP 500"
+    assert len(receiver.requests) == 2
+
+
+async def relay_refs(tenant: Tenant) -> list[DeliveryRef]:
+    """Relay everything and return the pairs of ``tenant``'s organization."""
+    refs: list[DeliveryRef] = []
+
+    async def collect(batch: Any) -> None:
+        refs.extend(batch)
+
+    while await relay_outbox(collect):
+        pass
+    rows = await WebhookDelivery.select(WebhookDelivery.event_id).where(
+        WebhookDelivery.organization_id == tenant.org_id
+    )
+    mine = {row["event_id"] for row in rows}
+    return [ref for ref in refs if ref.event_id in mine]
+
+
+async def test_a_target_that_turns_private_is_blocked_at_delivery(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """DNS rebinding: the URL passed at creation, now it resolves to a private address."""
+    strict: Settings = replace(get_settings(), allow_private_webhooks=False)
+    async with Receiver() as receiver:
+        hook = await subscribe(client, tenant, receiver.url, ["order.created"])
+        await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+        [ref] = await relay_refs(tenant)
+        async with delivery_client(strict) as http:
+            result = await attempt_delivery(ref, client=http, settings=strict)
+    assert receiver.requests == []
+    assert result.outcome == "pending" and result.retry_in is not None
+    log = ok(await client.get(f"/webhooks/{hook['id']}/deliveries", headers=tenant.headers))
+    [attempt] = log["data"][0]["attempt_log"]
+    assert attempt["status_code"] is None
+    assert "blocked, nothing sent" in attempt["error"] and "127.0.0.1" in attempt["error"]
+    ok(await client.delete(f"/webhooks/{hook['id']}", headers=tenant.headers))
+
+
+async def test_deleting_a_subscription_drops_its_pending_deliveries(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    settings = get_settings()
+    async with Receiver(otherwise=500) as receiver:
+        hook = await subscribe(client, tenant, receiver.url, ["order.created"])
+        await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+        [ref] = await relay_refs(tenant)
+        async with delivery_client(settings) as http:
+            first = await attempt_delivery(ref, client=http, settings=settings)
+            assert first.outcome == "pending"
+            ok(await client.delete(f"/webhooks/{hook['id']}", headers=tenant.headers))
+            await WebhookDelivery.update({WebhookDelivery.attempts: 1}).where(
+                WebhookDelivery.webhook_id == uuid.UUID(hook["id"])
+            )
+            later = await attempt_delivery(ref, client=http, settings=settings)
+    assert later.outcome == "skipped"
+    assert len(receiver.requests) == 1
+    assert (
+        await WebhookDelivery.count().where(WebhookDelivery.organization_id == tenant.org_id) == 0
+    )
+
+
+async def test_concurrent_relays_never_take_the_same_event(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    await subscribe(client, tenant, "http://127.0.0.1:9/hook", ["order.created"])
+    events = {await emit(tenant, "order.created", {"n": n}) for n in range(6)}
+    first_holds = asyncio.Event()
+    release = asyncio.Event()
+    taken: list[list[DeliveryRef]] = [[], []]
+
+    def scheduler(index: int) -> Callable[[Any], Awaitable[None]]:
+        async def schedule(refs: Any) -> None:
+            taken[index].extend(refs)
+            if index == 0:
+                first_holds.set()
+                await release.wait()
+
+        return schedule
+
+    first = asyncio.create_task(relay_outbox(scheduler(0), batch_size=3))
+    await asyncio.wait_for(first_holds.wait(), 10)
+    while await relay_outbox(scheduler(1), batch_size=3):
+        pass
+    release.set()
+    await first
+    mine = [[ref.event_id for ref in refs if ref.event_id in events] for refs in taken]
+    assert mine[0] and mine[1]
+    assert not set(mine[0]) & set(mine[1])
+    assert sorted(mine[0] + mine[1]) == sorted(events)
+
+
+async def test_delivery_log_costs_the_same_statements_for_any_page_size(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    hook = await subscribe(client, tenant, "http://127.0.0.1:9/hook", ["order.created"])
+    url = f"/webhooks/{hook['id']}/deliveries"
+
+    async def statements() -> int:
+        with count_statements() as counter:
+            ok(await client.get(url, headers=tenant.headers))
+        return counter.count
+
+    await emit(tenant, "order.created", {"n": 0})
+    await relay_refs(tenant)
+    one = await statements()
+    for n in range(5):
+        await emit(tenant, "order.created", {"n": n + 1})
+    await relay_refs(tenant)
+    assert await statements() == one
