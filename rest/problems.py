@@ -82,9 +82,9 @@ def handle_domain_error(_: Request[Any, Any, Any], error: DomainError) -> Respon
 
 def _field_of(entry: dict[str, Any]) -> str:
     message = str(entry.get("message", ""))
-    unknown = re.search(r"unknown field `([^`]+)`", message)
-    if unknown:
-        return unknown.group(1)
+    named = re.search(r"(?:unknown|missing required) field `([^`]+)`", message)
+    if named:
+        return named.group(1)
     key = entry.get("key")
     if key and key != "data":
         return str(key)

@@ -93,9 +93,7 @@ async def test_scanner_input_errors(client: AsyncClient, tenant: Tenant) -> None
         await client.patch(f"/scanners/{uuid.uuid4()}", json={"name": "a"}, headers=tenant.headers),
         404,
     )
-    problem(
-        await client.get("/scanners", params={"sort": "name:asc"}, headers=tenant.headers), 400
-    )
+    problem(await client.get("/scanners", params={"sort": "name:asc"}, headers=tenant.headers), 400)
 
 
 async def test_scanner_scopes(client: AsyncClient, tenant: Tenant) -> None:

@@ -1,12 +1,14 @@
 """Door scanning: the decision order of CONTRACT.md section 5, the scan log and ``ticket.scanned``.
 
-A scan costs a fixed number of statements whatever the size of the order: the scanner with its
-profile (plus the profile's targets when it has one), the ticket joined with its order, event,
-timeslot and ticket type, the related tickets in one query when the event wants them, and the
-writes. Admission is one conditional UPDATE (``status = 'valid'`` in its WHERE) inside the
-transaction that also writes the scan log and the outbox row, so among any number of
-simultaneous scans of a ticket, on any number of replicas, exactly one becomes ``valid``; the
-others find the row already changed and report ``scanned`` with the winner's ``scanned_at``.
+A scan is one transaction on one connection, with a fixed number of statements whatever the size
+of the order: the scanner joined with its profile (plus the profile's targets when it has one),
+the ticket joined with its order, event, timeslot and ticket type, the related tickets in one
+query when the event wants them, and the writes. (Statements outside a transaction would each
+take a pooled connection and pay for its reset query.) Admission is one conditional UPDATE
+(``status = 'valid'`` in its WHERE) in the transaction that also writes the scan log and the
+outbox row, so among any number of simultaneous scans of a ticket, on any number of replicas,
+exactly one becomes ``valid``; the others block on the row until the winner commits, find it
+changed, and report ``scanned`` with the winner's ``scanned_at``.
 """
 
 from __future__ import annotations
@@ -115,38 +117,46 @@ async def scan_ticket(
     _check_target(ticket_id, scannable_code)
     now = utcnow() if now is None else as_utc(now)
     organization_id = principal.organization_id
-    scanner = await _scanner(organization_id, scanner_id)
-    ticket = await _ticket(organization_id, ticket_id, scannable_code)
-    scanned_before = ticket.scanned_at is not None
-    status, reason = decide(scanner, ticket, now)
-    if status == "valid":
-        async with Ticket._meta.db.transaction():
-            admitted = (
-                await Ticket.update({Ticket.status: "scanned", Ticket.scanned_at: now})
-                .where(Ticket.id == ticket.id, Ticket.status == "valid")
-                .returning(Ticket.scanned_at)
-            )
-            if admitted:
-                ticket = replace(ticket, status="scanned", scanned_at=as_utc(now))
-                await record_event(
-                    organization_id,
-                    "ticket.scanned",
-                    {
-                        "ticket_id": ticket.id,
-                        "order_id": ticket.order_id,
-                        "event_id": ticket.event_id,
-                        "scanner_id": scanner.id,
-                        "scanned_at": ticket.scanned_at,
-                    },
-                )
-            else:
+    async with Ticket._meta.db.transaction():
+        scanner = await _scanner(organization_id, scanner_id)
+        ticket = await _ticket(organization_id, ticket_id, scannable_code)
+        scanned_before = ticket.scanned_at is not None
+        status, reason = decide(scanner, ticket, now)
+        if status == "valid":
+            admitted = await _admit(organization_id, ticket, scanner.id, now)
+            if admitted is None:
                 ticket = await _lost_race(ticket)
                 scanned_before = ticket.scanned_at is not None
                 status, reason = decide(scanner, ticket, now)
-            await _log(organization_id, ticket.id, scanner.id, status, reason, now)
-    else:
+            else:
+                ticket = admitted
         await _log(organization_id, ticket.id, scanner.id, status, reason, now)
-    return await _result(organization_id, ticket, status, reason, scanned_before)
+        return await _result(organization_id, ticket, status, reason, scanned_before)
+
+
+async def _admit(
+    organization_id: UUID, ticket: TicketState, scanner_id: UUID, now: datetime
+) -> TicketState | None:
+    """Step 7: the conditional UPDATE; ``None`` when a concurrent change got there first."""
+    admitted = (
+        await Ticket.update({Ticket.status: "scanned", Ticket.scanned_at: now})
+        .where(Ticket.id == ticket.id, Ticket.status == "valid")
+        .returning(Ticket.id)
+    )
+    if not admitted:
+        return None
+    await record_event(
+        organization_id,
+        "ticket.scanned",
+        {
+            "ticket_id": ticket.id,
+            "order_id": ticket.order_id,
+            "event_id": ticket.event_id,
+            "scanner_id": scanner_id,
+            "scanned_at": now,
+        },
+    )
+    return replace(ticket, status="scanned", scanned_at=now)
 
 
 def _check_target(ticket_id: UUID | None, scannable_code: str | None) -> None:
