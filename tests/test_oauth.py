@@ -15,6 +15,7 @@ import secrets
 import warnings
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -22,12 +23,20 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 from authlib.deprecate import AuthlibDeprecationWarning
+from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
+from joserfc import jwt
+from joserfc.jwk import KeySet
 from litestar import Litestar
 
+from app import timeutil
+from app.services.oauth import signing_keys
 from app.services.oauth.clients import create_client
 from app.services.oauth.dev_idp import ensure_dev_idp, mint_user_token
+from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
-from tests.support import Tenant, ok, problem
+from db.engine import count_statements
+from db.tables import OAuthClient, OAuthRefreshToken
+from tests.support import Tenant, create_event, ok, problem
 
 with warnings.catch_warnings():
     # authlib warns that its httpx client will move to the httpx2 package; httpx is what we ship.
@@ -188,3 +197,630 @@ async def test_code_flow_with_pkce_then_whoami_orders_and_refresh(
     assert refreshed["refresh_token"] != old_refresh
     assert refreshed["scope"] == "events.read orders.read"
     ok(await oauth.get("/whoami"))
+
+
+def token_error(response: httpx.Response, status: int, error: str) -> dict[str, Any]:
+    """An RFC 6749 section 5.2 error: JSON (not problem+json), never cached."""
+    assert response.status_code == status, f"{response.status_code}: {response.text}"
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.headers["cache-control"] == "no-store"
+    body = response.json()
+    assert body["error"] == error, body
+    assert set(body) <= {"error", "error_description"}
+    return body
+
+
+def bearer(access_token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {access_token}"}
+
+
+async def code_for(browser: httpx.AsyncClient, url: str, *, approve: bool = True) -> dict[str, str]:
+    ticket = consent_form(await browser.get(url))
+    decision = "approve" if approve else "deny"
+    return redirect_params(
+        await browser.post("/oauth2/authorize", data={"consent": ticket, "decision": decision})
+    )
+
+
+async def test_code_flow_without_pkce_and_client_secret_post(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register()
+    oauth = third_party(
+        app, registered, scope="events.read", token_endpoint_auth_method="client_secret_post"
+    )
+    url, state = await authorize_url(oauth, registered.tenant, idp_dir)
+    params = await code_for(browser, url)
+    assert params["state"] == state
+    token = await oauth.fetch_token(TOKEN_URL, code=params["code"])
+    assert token["scope"] == "events.read"
+    ok(await oauth.get("/events"))
+    problem(await oauth.get("/orders"), 403)
+
+
+async def test_token_is_an_rfc9068_jwt_verifiable_with_the_published_jwks(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    jwks_response = await client.get("/oauth2/jwks.json")
+    keys = KeySet.import_key_set(ok(jwks_response))
+    assert all("d" not in key for key in jwks_response.json()["keys"])
+    token = jwt.decode(oauth.token["access_token"], keys, algorithms=["ES256"])
+    assert token.header["typ"] == "at+jwt"
+    assert token.header["kid"] in {key["kid"] for key in jwks_response.json()["keys"]}
+    claims = token.claims
+    assert claims["iss"] == ISSUER and claims["aud"] == ISSUER
+    assert claims["sub"] == str(registered.tenant.user_id)
+    assert claims["client_id"] == registered.client_id
+    assert claims["org"] == str(registered.tenant.org_id)
+    assert claims["scope"] == "events.read orders.read"
+    assert claims["exp"] - claims["iat"] == 3600
+    assert claims["jti"]
+    jwt.JWTClaimsRegistry(
+        iss={"essential": True, "value": ISSUER}, aud={"essential": True, "value": ISSUER}
+    ).validate(claims)
+
+
+async def test_metadata_is_valid_rfc8414(client: httpx.AsyncClient) -> None:
+    body = ok(await client.get("/.well-known/oauth-authorization-server"))
+    AuthorizationServerMetadata(body).validate()
+    assert body["issuer"] == ISSUER
+    assert body["token_endpoint"] == f"{ISSUER}/oauth2/token"
+    assert body["jwks_uri"] == f"{ISSUER}/oauth2/jwks.json"
+    assert body["code_challenge_methods_supported"] == ["S256"]
+    assert set(body["grant_types_supported"]) == {
+        "authorization_code",
+        "client_credentials",
+        "refresh_token",
+    }
+
+
+async def test_public_client_must_use_pkce(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register(public=True)
+    assert registered.client_secret is None
+    without = third_party(app, registered, scope="events.read")
+    url, state = await authorize_url(without, registered.tenant, idp_dir)
+    params = redirect_params(await browser.get(url))
+    assert params["error"] == "invalid_request" and params["state"] == state
+
+    oauth = third_party(
+        app,
+        registered,
+        scope="events.read",
+        code_challenge_method="S256",
+        token_endpoint_auth_method="none",
+    )
+    verifier = secrets.token_urlsafe(48)
+    url, _ = await authorize_url(oauth, registered.tenant, idp_dir, code_verifier=verifier)
+    params = await code_for(browser, url)
+    token = await oauth.fetch_token(TOKEN_URL, code=params["code"], code_verifier=verifier)
+    ok(await oauth.get("/events"))
+    assert token["refresh_token"]
+
+
+async def test_wrong_pkce_verifier_is_invalid_grant(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read", code_challenge_method="S256")
+    url, _ = await authorize_url(
+        oauth, registered.tenant, idp_dir, code_verifier=secrets.token_urlsafe(48)
+    )
+    params = await code_for(browser, url)
+    response = await client.post(
+        "/oauth2/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": params["code"],
+            "redirect_uri": REDIRECT_URI,
+            "code_verifier": secrets.token_urlsafe(48),
+        },
+        auth=(registered.client_id, registered.client_secret),
+    )
+    token_error(response, 400, "invalid_grant")
+
+
+async def test_plain_pkce_is_refused(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    url, _ = await authorize_url(
+        oauth, registered.tenant, idp_dir, code_challenge="x" * 43, code_challenge_method="plain"
+    )
+    assert redirect_params(await browser.get(url))["error"] == "invalid_request"
+
+
+async def test_client_credentials_scopes_and_whoami(
+    app: Litestar, register: Callable[..., Any]
+) -> None:
+    registered = await register(scopes="events.read orders.read")
+    everything = third_party(app, registered)
+    token = await everything.fetch_token(TOKEN_URL, grant_type="client_credentials")
+    assert token["scope"] == "events.read orders.read"
+    assert "refresh_token" not in token
+    tenant = registered.tenant
+    assert ok(await everything.get("/whoami"))["email"] == tenant.email
+
+    narrow = third_party(app, registered, scope="orders.read")
+    token = await narrow.fetch_token(TOKEN_URL, grant_type="client_credentials")
+    assert token["scope"] == "orders.read"
+    ok(await narrow.get("/orders"))
+    problem(await narrow.get("/events"), 403)
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=BASE_URL) as http:
+        response = await http.post(
+            "/oauth2/token",
+            data={"grant_type": "client_credentials", "scope": "orders.read webhooks.write"},
+            auth=(registered.client_id, registered.client_secret),
+        )
+        token_error(response, 400, "invalid_scope")
+        response = await http.post(
+            "/oauth2/token",
+            data={"grant_type": "client_credentials", "scope": "no.such.scope"},
+            auth=(registered.client_id, registered.client_secret),
+        )
+        token_error(response, 400, "invalid_scope")
+
+
+async def test_public_client_cannot_use_client_credentials(
+    client: httpx.AsyncClient, register: Callable[..., Any]
+) -> None:
+    registered = await register(public=True)
+    response = await client.post(
+        "/oauth2/token",
+        data={"grant_type": "client_credentials", "client_id": registered.client_id},
+    )
+    token_error(response, 401, "invalid_client")
+
+
+async def test_token_endpoint_errors(
+    client: httpx.AsyncClient, register: Callable[..., Any]
+) -> None:
+    registered = await register()
+    auth = (registered.client_id, registered.client_secret)
+    token_error(
+        await client.post("/oauth2/token", data={"grant_type": "password"}, auth=auth),
+        400,
+        "unsupported_grant_type",
+    )
+    token_error(await client.post("/oauth2/token", data={}, auth=auth), 400, "invalid_request")
+    token_error(
+        await client.post("/oauth2/token", data={"grant_type": "authorization_code"}, auth=auth),
+        400,
+        "invalid_request",
+    )
+    token_error(
+        await client.post(
+            "/oauth2/token",
+            data={"grant_type": "authorization_code", "code": "nope", "redirect_uri": REDIRECT_URI},
+            auth=auth,
+        ),
+        400,
+        "invalid_grant",
+    )
+    wrong_secret = await client.post(
+        "/oauth2/token",
+        data={"grant_type": "client_credentials"},
+        auth=(registered.client_id, "cs_wrong"),
+    )
+    token_error(wrong_secret, 401, "invalid_client")
+    assert wrong_secret.headers["www-authenticate"].startswith("Basic")
+    token_error(
+        await client.post(
+            "/oauth2/token",
+            data={
+                "grant_type": "client_credentials",
+                "client_id": "unknown",
+                "client_secret": "x",
+            },
+        ),
+        400,
+        "invalid_client",
+    )
+    token_error(
+        await client.post(
+            "/oauth2/token",
+            data={"grant_type": "refresh_token", "refresh_token": "rt_unknown"},
+            auth=auth,
+        ),
+        400,
+        "invalid_grant",
+    )
+    token_error(
+        await client.post(
+            "/oauth2/token",
+            content=b"grant_type=client_credentials&grant_type=password",
+            auth=auth,
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        ),
+        400,
+        "invalid_request",
+    )
+    token_error(
+        await client.post("/oauth2/token", json={"grant_type": "client_credentials"}, auth=auth),
+        400,
+        "invalid_request",
+    )
+
+
+async def test_code_replay_revokes_what_the_code_issued(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    url, _ = await authorize_url(oauth, registered.tenant, idp_dir)
+    code = (await code_for(browser, url))["code"]
+    token = await oauth.fetch_token(TOKEN_URL, code=code)
+    ok(await client.get("/whoami", headers=bearer(token["access_token"])))
+
+    exchange = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}
+    auth = (registered.client_id, registered.client_secret)
+    token_error(await client.post("/oauth2/token", data=exchange, auth=auth), 400, "invalid_grant")
+
+    revoked = await client.get("/whoami", headers=bearer(token["access_token"]))
+    problem(revoked, 401)
+    assert 'error="invalid_token"' in revoked.headers["www-authenticate"]
+    refresh = {"grant_type": "refresh_token", "refresh_token": token["refresh_token"]}
+    token_error(await client.post("/oauth2/token", data=refresh, auth=auth), 400, "invalid_grant")
+
+
+async def test_code_is_bound_to_client_and_redirect_uri(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    other = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    url, _ = await authorize_url(oauth, registered.tenant, idp_dir)
+    code = (await code_for(browser, url))["code"]
+    exchange = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}
+    token_error(
+        await client.post(
+            "/oauth2/token", data=exchange, auth=(other.client_id, other.client_secret)
+        ),
+        400,
+        "invalid_grant",
+    )
+    mismatch = {**exchange, "redirect_uri": "http://127.0.0.1:9999/cb"}
+    token_error(
+        await client.post(
+            "/oauth2/token", data=mismatch, auth=(registered.client_id, registered.client_secret)
+        ),
+        400,
+        "invalid_grant",
+    )
+
+
+async def test_expired_code_is_invalid_grant(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    url, _ = await authorize_url(oauth, registered.tenant, idp_dir)
+    code = (await code_for(browser, url))["code"]
+    later = timeutil.utcnow() + timedelta(minutes=10, seconds=1)
+    monkeypatch.setattr(timeutil, "utcnow", lambda: later)
+    response = await oauth.post(
+        TOKEN_URL,
+        data={"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI},
+        auth=(registered.client_id, registered.client_secret),
+    )
+    token_error(response, 400, "invalid_grant")
+
+
+async def test_refresh_rotation_and_replay_revokes_the_family(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    first = dict(oauth.token)
+    second = await oauth.refresh_token(TOKEN_URL)
+    ok(await client.get("/whoami", headers=bearer(second["access_token"])))
+
+    auth = (registered.client_id, registered.client_secret)
+    replay = {"grant_type": "refresh_token", "refresh_token": first["refresh_token"]}
+    token_error(await client.post("/oauth2/token", data=replay, auth=auth), 400, "invalid_grant")
+    problem(await client.get("/whoami", headers=bearer(second["access_token"])), 401)
+    latest = {"grant_type": "refresh_token", "refresh_token": second["refresh_token"]}
+    token_error(await client.post("/oauth2/token", data=latest, auth=auth), 400, "invalid_grant")
+    rows = await OAuthRefreshToken.select(OAuthRefreshToken.token_hash)
+    assert all(first["refresh_token"] not in str(row) for row in rows)
+
+
+async def test_refresh_can_narrow_but_not_widen_the_scope(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    auth = (registered.client_id, registered.client_secret)
+    wider = {
+        "grant_type": "refresh_token",
+        "refresh_token": oauth.token["refresh_token"],
+        "scope": "orders.read webhooks.write",
+    }
+    token_error(await client.post("/oauth2/token", data=wider, auth=auth), 400, "invalid_scope")
+    narrow = await oauth.refresh_token(TOKEN_URL, scope="orders.read")
+    assert narrow["scope"] == "orders.read"
+    ok(await client.get("/orders", headers=bearer(narrow["access_token"])))
+    problem(await client.get("/events", headers=bearer(narrow["access_token"])), 403)
+    again = await oauth.refresh_token(TOKEN_URL)
+    assert again["scope"] == "events.read orders.read"
+
+
+async def test_refresh_token_expires_after_30_days(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    registered = await register()
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    later = timeutil.utcnow() + timedelta(days=30, seconds=1)
+    monkeypatch.setattr(timeutil, "utcnow", lambda: later)
+    refresh = {"grant_type": "refresh_token", "refresh_token": oauth.token["refresh_token"]}
+    auth = (registered.client_id, registered.client_secret)
+    token_error(await client.post("/oauth2/token", data=refresh, auth=auth), 400, "invalid_grant")
+
+
+async def test_authorize_errors_before_redirect_uri_is_known_are_shown(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    for params in (
+        {"redirect_uri": "https://evil.example.com/callback"},
+        {"redirect_uri": REDIRECT_URI + "/"},
+    ):
+        url, _ = await authorize_url(oauth, registered.tenant, idp_dir, **params)
+        page = await browser.get(url)
+        assert page.status_code in {400, 401}, page.text
+        assert "location" not in page.headers
+        assert page.headers["content-type"].startswith("text/html")
+    for params in (
+        {"client_id": registered.client_id},
+        {"client_id": "no-such-client", "redirect_uri": REDIRECT_URI},
+        {"redirect_uri": REDIRECT_URI},
+    ):
+        page = await browser.get("/oauth2/authorize", params={"response_type": "code", **params})
+        assert page.status_code in {400, 401}, page.text
+        assert "location" not in page.headers
+
+
+async def test_authorize_errors_after_redirect_uri_redirect_with_state(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+    make_tenant: Callable[..., Any],
+) -> None:
+    registered = await register(scopes="events.read orders.read")
+    tenant = registered.tenant
+    oauth = third_party(app, registered, scope="events.read")
+    stranger = await make_tenant(name="Stranger Org")
+    expired = user_token(idp_dir, tenant.email, issued_at=timeutil.utcnow() - timedelta(hours=2))
+    _, foreign_key_dir = idp_dir, idp_dir.parent / "foreign-idp"
+    forged = mint_user_token(tenant.email, foreign_key_dir)
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"response_type": "token"}, "unsupported_response_type"),
+        ({"scope": "webhooks.write"}, "invalid_scope"),
+        ({"scope": "no.such.scope"}, "invalid_scope"),
+        ({"organization_id": ""}, "invalid_request"),
+        ({"organization_id": "not-a-uuid"}, "invalid_request"),
+        ({"token": ""}, "invalid_request"),
+        ({"token": expired}, "access_denied"),
+        ({"token": forged}, "access_denied"),
+        ({"token": "not.a.jwt"}, "access_denied"),
+        ({"token": user_token(idp_dir, stranger.email)}, "access_denied"),
+        ({"organization_id": str(stranger.org_id)}, "access_denied"),
+        ({"token": user_token(idp_dir, "nobody@example.com")}, "access_denied"),
+    ]
+    for params, error in cases:
+        url, state = await authorize_url(oauth, tenant, idp_dir, **params)
+        result = redirect_params(await browser.get(url))
+        assert result["error"] == error, (params, result)
+        assert result["state"] == state
+        assert "code" not in result
+
+
+async def test_first_sign_in_links_the_user_to_the_idp_subject(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    from db.tables import User
+
+    registered = await register()
+    tenant = registered.tenant
+    oauth = third_party(app, registered, scope="events.read")
+    url, _ = await authorize_url(
+        oauth, tenant, idp_dir, token=user_token(idp_dir, tenant.email, subject="sub-1")
+    )
+    consent_form(await browser.get(url))
+    row = await User.select(User.idp_issuer, User.idp_subject).where(User.id == tenant.user_id)
+    assert row[0]["idp_subject"] == "sub-1"
+    impostor = user_token(idp_dir, tenant.email, subject="sub-2")
+    url, _ = await authorize_url(oauth, tenant, idp_dir, token=impostor)
+    assert redirect_params(await browser.get(url))["error"] == "access_denied"
+
+
+async def test_consent_page_deny_and_forgery(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="orders.read")
+    url, state = await authorize_url(oauth, registered.tenant, idp_dir)
+    page = await browser.get(url)
+    assert "Acme Reporting" in page.text and "Read orders" in page.text
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "samesite=strict" in page.headers["set-cookie"].lower()
+    denied = await code_for(browser, url, approve=False)
+    assert denied == {"error": "access_denied", "state": state, **denied}
+    assert "code" not in denied
+
+    ticket = consent_form(await browser.get(url))
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url=BASE_URL
+    ) as attacker:
+        cross_site = await attacker.post(
+            "/oauth2/authorize", data={"consent": ticket, "decision": "approve"}
+        )
+        assert cross_site.status_code == 400 and "location" not in cross_site.headers
+    tampered = ticket[:-4] + ("AAAA" if not ticket.endswith("AAAA") else "BBBB")
+    forged = await browser.post(
+        "/oauth2/authorize", data={"consent": tampered, "decision": "approve"}
+    )
+    assert forged.status_code == 400 and "location" not in forged.headers
+
+
+async def test_trusted_client_skips_consent(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register(trusted=True)
+    oauth = third_party(app, registered, scope="events.read")
+    url, state = await authorize_url(oauth, registered.tenant, idp_dir)
+    params = redirect_params(await browser.get(url))
+    assert params["state"] == state
+    token = await oauth.fetch_token(TOKEN_URL, code=params["code"])
+    assert token["scope"] == "events.read"
+
+
+async def test_expired_and_tampered_access_tokens_are_401(
+    app: Litestar,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    registered = await register()
+    token = await third_party(app, registered).fetch_token(
+        TOKEN_URL, grant_type="client_credentials"
+    )
+    access = token["access_token"]
+    header, payload, signature = access.split(".")
+    flipped = signature[:10] + ("A" if signature[10] != "A" else "B") + signature[11:]
+    for bad in (f"{header}.{payload}.{flipped}", f"{header}.{payload[:-2]}xx.{signature}"):
+        response = await client.get("/whoami", headers=bearer(bad))
+        problem(response, 401)
+        assert 'error="invalid_token"' in response.headers["www-authenticate"]
+    foreign = signing_keys.import_private_pem(signing_keys.generate_private_pem())
+    claims = jwt.decode(access, KeySet.import_key_set(ok(await client.get("/oauth2/jwks.json"))))
+    resigned = jwt.encode(
+        {"alg": "ES256", "typ": "at+jwt", "kid": foreign.kid}, claims.claims, foreign
+    )
+    problem(await client.get("/whoami", headers=bearer(resigned)), 401)
+
+    ok(await client.get("/whoami", headers=bearer(access)))
+    later = timeutil.utcnow() + timedelta(hours=1, seconds=1)
+    monkeypatch.setattr(timeutil, "utcnow", lambda: later)
+    expired = await client.get("/whoami", headers=bearer(access))
+    assert "expired" in problem(expired, 401)["detail"]
+
+
+async def test_oauth_tokens_see_only_their_organization(
+    app: Litestar,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    other_tenant: Tenant,
+) -> None:
+    registered = await register()
+    foreign_event = await create_event(client, other_tenant)
+    oauth = third_party(app, registered, scope="events.read")
+    await oauth.fetch_token(TOKEN_URL, grant_type="client_credentials")
+    problem(await oauth.get(f"/events/{foreign_event['id']}"), 404)
+    assert ok(await oauth.get("/events"))["data"] == []
+
+
+async def test_revocation_stops_the_family(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    auth = (registered.client_id, registered.client_secret)
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    token = dict(oauth.token)
+    unknown = await client.post("/oauth2/revoke", data={"token": "whatever"}, auth=auth)
+    assert unknown.status_code == 200
+    ok(await client.get("/whoami", headers=bearer(token["access_token"])))
+    revoked = await oauth.revoke_token(
+        f"{BASE_URL}/oauth2/revoke", token["refresh_token"], token_type_hint="refresh_token"
+    )
+    assert revoked.status_code == 200
+    problem(await client.get("/whoami", headers=bearer(token["access_token"])), 401)
+
+    other = await walk_code_flow(app, browser, registered, idp_dir)
+    response = await client.post(
+        "/oauth2/revoke", data={"token": other.token["access_token"]}, auth=auth
+    )
+    assert response.status_code == 200
+    problem(await client.get("/whoami", headers=bearer(other.token["access_token"])), 401)
+    refresh = {"grant_type": "refresh_token", "refresh_token": other.token["refresh_token"]}
+    token_error(await client.post("/oauth2/token", data=refresh, auth=auth), 400, "invalid_grant")
+
+
+async def test_key_rotation_keeps_live_tokens_valid(
+    app: Litestar, client: httpx.AsyncClient, register: Callable[..., Any]
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered)
+    before = (await oauth.fetch_token(TOKEN_URL, grant_type="client_credentials"))["access_token"]
+    new_kid = await signing_keys.rotate()
+    after = (await oauth.fetch_token(TOKEN_URL, grant_type="client_credentials"))["access_token"]
+    assert jwt.decode(after, KeySet.import_key_set(ok(await client.get("/oauth2/jwks.json"))))
+    published = {key["kid"] for key in ok(await client.get("/oauth2/jwks.json"))["keys"]}
+    assert new_kid in published and len(published) >= 2
+    ok(await client.get("/whoami", headers=bearer(before)))
+    ok(await client.get("/whoami", headers=bearer(after)))
+
+
+async def test_access_token_check_is_one_indexed_query(
+    app: Litestar, register: Callable[..., Any]
+) -> None:
+    registered = await register()
+    token = await third_party(app, registered).fetch_token(
+        TOKEN_URL, grant_type="client_credentials"
+    )
+    await authenticate_access_token(token["access_token"])
+    with count_statements() as counter:
+        principal = await authenticate_access_token(token["access_token"])
+    queries = [sql for sql in counter.statements if "pg_advisory_unlock_all" not in sql]
+    assert len(queries) == 1 and '"oauth_grants"."id" =' in queries[0], counter.statements
+    assert principal.credential == "oauth" and principal.client_id == registered.client_id
+
+
+async def test_client_secret_is_stored_hashed(register: Callable[..., Any]) -> None:
+    registered = await register()
+    row = await OAuthClient.select().where(OAuthClient.client_id == registered.client_id).first()
+    assert registered.client_secret not in str(row)
