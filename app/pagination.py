@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import reduce
 from typing import Any, Generic, TypeVar
 
 import msgspec
-from piccolo.columns.combination import Combinable
+from piccolo.columns import Column
+from piccolo.columns.combination import Combinable, WhereRaw
+from piccolo.query.functions.aggregate import Count
 from piccolo.table import Table
 
 from app.errors import FieldError, InvalidInput
@@ -92,3 +96,66 @@ async def fetch_page(
             has_more=params.offset + len(data) < total,
         ),
     )
+
+
+async def fetch_pages(
+    table: type[Table],
+    parent: Column,
+    parent_ids: Sequence[Any],
+    where: Sequence[Combinable],
+    params: ListParams,
+    to_record: Callable[[dict[str, Any]], T],
+) -> dict[Any, Page[T]]:
+    """The same page of ``table`` rows for each of ``parent_ids`` (the rows whose ``parent``
+    column holds that id), sorted as :func:`fetch_page` sorts.
+
+    Two statements, whatever the number of parents: a window function numbers each parent's rows
+    so that one query returns every page, and one grouped count gives the totals. This is what
+    lets GraphQL resolve a nested list under a list without a query per item.
+    """
+    if not parent_ids:
+        return {}
+    ids = list(dict.fromkeys(parent_ids))
+    conditions = reduce(operator.and_, [parent.is_in(ids), *where])
+    name = table._meta.tablename
+    key = table._meta.primary_key._meta.db_column_name
+    sort_column = table._meta.get_column_by_name(params.sort_field)
+    direction = "DESC" if params.descending else "ASC"
+    ranked = (
+        f'"{name}"."{key}" IN (SELECT ranked.id FROM (SELECT "{name}"."{key}" AS id, '
+        f'ROW_NUMBER() OVER (PARTITION BY "{name}"."{parent._meta.db_column_name}" '
+        f'ORDER BY "{name}"."{sort_column._meta.db_column_name}" {direction}, '
+        f'"{name}"."{key}" {direction}) AS position FROM "{name}" WHERE '
+        "{}) AS ranked WHERE ranked.position > {} AND ranked.position <= {})"
+    )
+    ascending = not params.descending
+    rows = (
+        await table.select()
+        .where(
+            WhereRaw(ranked, conditions.querystring, params.offset, params.offset + params.limit)
+        )
+        .order_by(parent)
+        .order_by(sort_column, ascending=ascending)
+        .order_by(table._meta.primary_key, ascending=ascending)
+    )
+    counts = (
+        await table.select(parent.as_alias("parent"), Count(alias="total"))
+        .where(conditions)
+        .group_by(parent)
+    )
+    totals = {row["parent"]: row["total"] for row in counts}
+    grouped: dict[Any, list[T]] = {parent_id: [] for parent_id in ids}
+    for row in rows:
+        grouped[row[parent._meta.name]].append(to_record(row))
+    return {
+        parent_id: Page(
+            data=data,
+            pagination=Pagination(
+                total=totals.get(parent_id, 0),
+                limit=params.limit,
+                offset=params.offset,
+                has_more=params.offset + len(data) < totals.get(parent_id, 0),
+            ),
+        )
+        for parent_id, data in grouped.items()
+    }

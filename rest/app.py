@@ -16,6 +16,7 @@ from app.settings import Settings, get_settings
 from db.engine import start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal
 from rest.events import EventController
+from rest.graphql import GraphQLController
 from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
@@ -39,6 +40,7 @@ ROUTES = [
     *SCANNING_ROUTES,
     WebhookController,
     *OAUTH_ROUTES,
+    GraphQLController,
 ]
 
 

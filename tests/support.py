@@ -153,3 +153,27 @@ async def create_profile(client: AsyncClient, tenant: Tenant, **fields: Any) -> 
     """A scanner profile; with no fields it admits everything at any time."""
     body = {"name": "Main entrance", **fields}
     return ok(await client.post("/scanner_profiles", json=body, headers=tenant.headers), 201)
+
+
+async def graphql(
+    client: AsyncClient,
+    headers: dict[str, str],
+    query: str,
+    variables: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """POST a GraphQL operation; the whole response body (``data`` and maybe ``errors``)."""
+    response = await client.post(
+        "/graphql", json={"query": query, "variables": variables or {}}, headers=headers
+    )
+    assert response.status_code == 200, f"{response.status_code}: {response.text}"
+    return response.json()
+
+
+def gql_data(body: dict[str, Any]) -> dict[str, Any]:
+    """The ``data`` of a GraphQL response that must have no errors."""
+    assert "errors" not in body, body["errors"]
+    return body["data"]
+
+
+def gql_error_codes(body: dict[str, Any]) -> list[str]:
+    return [error["extensions"]["code"] for error in body.get("errors", [])]

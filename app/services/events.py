@@ -56,6 +56,18 @@ async def get_event(principal: Principal, event_id: UUID) -> Event:
     return to_event(await owned_row(EventTable, event_id, principal.organization_id, "event"))
 
 
+async def load_events(principal: Principal, event_ids: list[UUID]) -> dict[UUID, Event]:
+    """The caller's events among ``event_ids``, keyed by id (one statement; for dataloaders)."""
+    principal.require("events.read")
+    if not event_ids:
+        return {}
+    rows = await EventTable.select().where(
+        EventTable.id.is_in(list(set(event_ids))),
+        EventTable.organization_id == principal.organization_id,
+    )
+    return {row["id"]: to_event(row) for row in rows}
+
+
 async def require_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
     """The event row of the caller's organization, for services that work below an event."""
     return await owned_row(EventTable, event_id, principal.organization_id, "event")

@@ -17,7 +17,7 @@ from piccolo.columns.combination import Combinable
 
 from app.errors import Conflict, FieldError, InvalidInput, NotFound
 from app.money import amount, as_number, to_cents
-from app.pagination import Page, fetch_page, list_params
+from app.pagination import Page, fetch_page, fetch_pages, list_params
 from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services.lookup import owned_row
@@ -68,6 +68,39 @@ async def list_orders(
 async def get_order(principal: Principal, order_id: UUID) -> Order:
     principal.require("orders.read")
     return to_order(await owned_row(OrderTable, order_id, principal.organization_id, "order"))
+
+
+async def orders_of_events(
+    principal: Principal,
+    event_ids: list[UUID],
+    *,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> dict[UUID, Page[Order]]:
+    """One page of orders per event of the caller (two statements; for dataloaders)."""
+    principal.require("orders.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
+    return await fetch_pages(
+        OrderTable,
+        OrderTable.event_id,
+        event_ids,
+        [OrderTable.organization_id == principal.organization_id],
+        params,
+        to_order,
+    )
+
+
+async def load_orders(principal: Principal, order_ids: list[UUID]) -> dict[UUID, Order]:
+    """The caller's orders among ``order_ids``, keyed by id (one statement; for dataloaders)."""
+    principal.require("orders.read")
+    if not order_ids:
+        return {}
+    rows = await OrderTable.select().where(
+        OrderTable.id.is_in(list(set(order_ids))),
+        OrderTable.organization_id == principal.organization_id,
+    )
+    return {row["id"]: to_order(row) for row in rows}
 
 
 def _check_emails(data: OrderCreate) -> None:

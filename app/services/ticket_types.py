@@ -6,7 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from app.money import amount, as_number
-from app.pagination import Page, fetch_page, list_params
+from app.pagination import Page, fetch_page, fetch_pages, list_params
 from app.principal import Principal
 from app.schemas.events import TicketType, TicketTypeCreate
 from app.services.events import require_event
@@ -41,6 +41,36 @@ async def list_ticket_types(
     return await fetch_page(
         TicketTypeTable, [TicketTypeTable.event_id == event_id], params, to_ticket_type
     )
+
+
+async def ticket_types_of_events(
+    principal: Principal,
+    event_ids: list[UUID],
+    *,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> dict[UUID, Page[TicketType]]:
+    """One page of ticket types per event of the caller (two statements; for dataloaders)."""
+    principal.require("events.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
+    return await fetch_pages(
+        TicketTypeTable,
+        TicketTypeTable.event_id,
+        event_ids,
+        [TicketTypeTable.organization_id == principal.organization_id],
+        params,
+        to_ticket_type,
+    )
+
+
+async def load_ticket_types(
+    principal: Principal, ticket_type_ids: list[UUID]
+) -> dict[UUID, TicketType]:
+    """The caller's ticket types among ``ticket_type_ids``, keyed by id (for dataloaders)."""
+    principal.require("events.read")
+    rows = await ticket_types_by_id(principal.organization_id, ticket_type_ids)
+    return {type_id: to_ticket_type(row) for type_id, row in rows.items()}
 
 
 async def create_ticket_type(

@@ -12,7 +12,7 @@ from uuid import UUID
 import msgspec
 from piccolo.columns.combination import Combinable
 
-from app.pagination import Page, fetch_page, list_params
+from app.pagination import Page, fetch_page, fetch_pages, list_params
 from app.principal import Principal
 from app.schemas.tickets import MetadataField, Ticket
 from app.services.events import require_event
@@ -75,6 +75,45 @@ async def list_event_tickets(
     if order_id is not None:
         where.append(TicketTable.order_id == order_id)
     return await fetch_page(TicketTable, where, params, to_ticket)
+
+
+async def tickets_of_events(
+    principal: Principal,
+    event_ids: list[UUID],
+    *,
+    order_id: UUID | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> dict[UUID, Page[Ticket]]:
+    """One page of tickets per event of the caller (two statements; for dataloaders)."""
+    principal.require("tickets.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
+    where: list[Combinable] = [TicketTable.organization_id == principal.organization_id]
+    if order_id is not None:
+        where.append(TicketTable.order_id == order_id)
+    return await fetch_pages(TicketTable, TicketTable.event_id, event_ids, where, params, to_ticket)
+
+
+async def tickets_of_orders(
+    principal: Principal,
+    order_ids: list[UUID],
+    *,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> dict[UUID, Page[Ticket]]:
+    """One page of tickets per order of the caller (two statements; for dataloaders)."""
+    principal.require("tickets.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
+    return await fetch_pages(
+        TicketTable,
+        TicketTable.order_id,
+        order_ids,
+        [TicketTable.organization_id == principal.organization_id],
+        params,
+        to_ticket,
+    )
 
 
 async def get_ticket(principal: Principal, ticket_id: UUID) -> Ticket:

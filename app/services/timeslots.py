@@ -14,7 +14,7 @@ from uuid import UUID
 from piccolo.columns.combination import Combinable
 
 from app.errors import InvalidInput
-from app.pagination import Page, fetch_page, list_params
+from app.pagination import Page, fetch_page, fetch_pages, list_params
 from app.principal import Principal
 from app.schemas.events import Timeslot, TimeslotCreate
 from app.services.events import require_event
@@ -79,6 +79,58 @@ async def list_timeslots(
         data=[to_timeslot(row, links[row["id"]]) for row in page.data],
         pagination=page.pagination,
     )
+
+
+def _period(starts_from: datetime | None, starts_until: datetime | None) -> list[Combinable]:
+    where: list[Combinable] = []
+    if starts_from is not None:
+        where.append(TimeslotTable.starts_at >= require_offset(starts_from, "from"))
+    if starts_until is not None:
+        where.append(TimeslotTable.starts_at < require_offset(starts_until, "until"))
+    return where
+
+
+async def timeslots_of_events(
+    principal: Principal,
+    event_ids: list[UUID],
+    *,
+    starts_from: datetime | None = None,
+    starts_until: datetime | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> dict[UUID, Page[Timeslot]]:
+    """One page of timeslots per event of the caller (three statements; for dataloaders)."""
+    principal.require("events.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
+    where = [
+        TimeslotTable.organization_id == principal.organization_id,
+        *_period(starts_from, starts_until),
+    ]
+    pages = await fetch_pages(
+        TimeslotTable, TimeslotTable.event_id, event_ids, where, params, lambda row: row
+    )
+    links = await ticket_type_ids_of([row["id"] for page in pages.values() for row in page.data])
+    return {
+        event_id: Page(
+            data=[to_timeslot(row, links[row["id"]]) for row in page.data],
+            pagination=page.pagination,
+        )
+        for event_id, page in pages.items()
+    }
+
+
+async def load_timeslots(principal: Principal, timeslot_ids: list[UUID]) -> dict[UUID, Timeslot]:
+    """The caller's timeslots among ``timeslot_ids``, keyed by id (two statements)."""
+    principal.require("events.read")
+    if not timeslot_ids:
+        return {}
+    rows = await TimeslotTable.select().where(
+        TimeslotTable.id.is_in(list(set(timeslot_ids))),
+        TimeslotTable.organization_id == principal.organization_id,
+    )
+    links = await ticket_type_ids_of([row["id"] for row in rows])
+    return {row["id"]: to_timeslot(row, links[row["id"]]) for row in rows}
 
 
 async def create_timeslot(principal: Principal, event_id: UUID, data: TimeslotCreate) -> Timeslot:

@@ -1,0 +1,26 @@
+"""The Strawberry schema served at ``/graphql``; its SDL is committed as schema.graphql."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from strawberry.schema.config import StrawberryConfig
+
+from graphql_api.errors import ErrorCodes, TicketingSchema
+from graphql_api.limits import limit_extensions
+from graphql_api.resolvers import Mutation, Query
+from graphql_api.scalars import SCALAR_OVERRIDES
+
+SDL_PATH = Path(__file__).with_name("schema.graphql")
+
+schema = TicketingSchema(
+    query=Query,
+    mutation=Mutation,
+    extensions=[*limit_extensions(), ErrorCodes],
+    scalar_overrides=SCALAR_OVERRIDES,
+    config=StrawberryConfig(auto_camel_case=True),
+)
+
+
+def sdl() -> str:
+    return str(schema) + "\n"

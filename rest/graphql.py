@@ -1,0 +1,103 @@
+"""``/graphql``: the Strawberry schema mounted on Litestar, behind the same bearer credentials.
+
+The route opts out of the bearer middleware and authenticates in its context getter instead, with
+the same ``authenticate`` as every REST route, so that GraphiQL's page (a GET asking for HTML,
+without a query) can load without a credential when ``settings.graphiql`` is on. Every other
+request without a valid credential is answered with HTTP 401 and the REST problem body, before
+any GraphQL runs.
+
+The handlers and dependencies of Strawberry's controller are redeclared with explicit
+``NamedDependency`` markers (Litestar 2.25 deprecates inferred ones); subscriptions are not
+offered, so its websocket route is dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request, Response, get, post
+from litestar.background_tasks import BackgroundTasks
+from litestar.di import NamedDependency, Provide
+from litestar.exceptions import NotFoundException, ValidationException
+from litestar.status_codes import HTTP_200_OK
+from strawberry.litestar import make_graphql_controller
+
+from app.services.authentication import authenticate
+from app.settings import Settings
+from graphql_api.context import Context
+from graphql_api.dataloaders import Loaders
+from graphql_api.schema import schema
+
+
+def _settings(request: Request[Any, Any, Any]) -> Settings:
+    return request.app.state["settings"]
+
+
+def _wants_graphiql(request: Request[Any, Any, Any]) -> bool:
+    """The test Strawberry applies before it serves the IDE instead of running a query."""
+    accept = request.headers.get("accept", "")
+    return (
+        request.method == "GET"
+        and "query" not in request.query_params
+        and ("text/html" in accept or "*/*" in accept)
+    )
+
+
+async def graphql_context(request: Request[Any, Any, Any]) -> Context:
+    if _settings(request).graphiql and _wants_graphiql(request):
+        return Context()
+    principal = await authenticate(request.headers.get("authorization"))
+    return Context(principal=principal, loaders=Loaders(principal))
+
+
+def _sub_response() -> Response[Any]:
+    """Where resolvers may set headers or a status; Strawberry merges it into the response."""
+    return Response({}, background=BackgroundTasks([]))
+
+
+async def _no_root_value() -> None:
+    return None
+
+
+_StrawberryController = make_graphql_controller(
+    schema, path="/graphql", graphql_ide="graphiql", context_getter=graphql_context
+)
+
+
+class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type]
+    tags = ["graphql"]
+    opt = {"exclude_from_auth": True}
+    include_in_schema = False
+    dependencies = {
+        "context": Provide(graphql_context),
+        "root_value": Provide(_no_root_value),
+        "response": Provide(_sub_response, sync_to_thread=False),
+    }
+    websocket_endpoint = None
+
+    @get(raises=[ValidationException, NotFoundException])
+    async def handle_http_get(
+        self,
+        request: Request[Any, Any, Any],
+        context: NamedDependency[Context],
+        root_value: NamedDependency[None],
+        response: NamedDependency[Response[Any]],
+    ) -> Response[Any]:
+        self.temporal_response = response
+        return await self.execute_request(request=request, context=context, root_value=root_value)
+
+    @post(status_code=HTTP_200_OK)
+    async def handle_http_post(
+        self,
+        request: Request[Any, Any, Any],
+        context: NamedDependency[Context],
+        root_value: NamedDependency[None],
+        response: NamedDependency[Response[Any]],
+    ) -> Response[Any]:
+        self.temporal_response = response
+        return await self.execute_request(request=request, context=context, root_value=root_value)
+
+    async def render_graphql_ide(self, request: Request[Any, Any, Any]) -> Response[str]:
+        if not _settings(request).graphiql:
+            return Response("Not found", status_code=404, media_type="text/plain")
+        return await super().render_graphql_ide(request)
