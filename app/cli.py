@@ -111,6 +111,12 @@ def cmd_oauth_client_create(args: argparse.Namespace) -> None:
     _print_json({"client_id": created.client_id, "client_secret": created.client_secret})
 
 
+def cmd_signing_key_rotate(_: argparse.Namespace) -> None:
+    from app.services.oauth.signing_keys import rotate
+
+    _print_json({"kid": asyncio.run(_with_database(rotate)), "algorithm": "ES256"})
+
+
 def _dev_idp_directory(args: argparse.Namespace) -> Path:
     if args.dir:
         return Path(args.dir)
@@ -203,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     client_create.add_argument("--trusted", action="store_true", help="skip the consent page")
     client_create.set_defaults(handler=cmd_oauth_client_create)
+
+    signing_key = commands.add_parser(
+        "signing-key", help="the keys that sign OAuth access tokens"
+    ).add_subparsers(dest="action", required=True)
+    signing_key.add_parser(
+        "rotate", help="sign with a new key; old ones stay valid for an hour"
+    ).set_defaults(handler=cmd_signing_key_rotate)
 
     dev_idp = commands.add_parser(
         "dev-idp", help="the development identity provider (demo and local trials)"

@@ -7,11 +7,15 @@ one (a key in a temporary directory), and the clock is injected by patching ``ap
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
+import json
 import os
 import re
 import secrets
+import subprocess
+import sys
 import warnings
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -824,3 +828,70 @@ async def test_client_secret_is_stored_hashed(register: Callable[..., Any]) -> N
     registered = await register()
     row = await OAuthClient.select().where(OAuthClient.client_id == registered.client_id).first()
     assert registered.client_secret not in str(row)
+
+
+def run_cli(*args: str) -> str:
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "ticketing"), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+async def test_new_developer_walkthrough_with_the_cli(
+    app: Litestar, browser: httpx.AsyncClient, tenant: Tenant, idp_dir: Path
+) -> None:
+    """The documented trial: register with the CLI, mint a user JWT, authorize, exchange."""
+    created = json.loads(
+        run_cli(
+            "oauth-client",
+            "create",
+            "--org",
+            str(tenant.org_id),
+            "--user-email",
+            tenant.email,
+            "--name",
+            "My Dashboard",
+            "--redirect-uri",
+            REDIRECT_URI,
+            "--scopes",
+            "orders.read events.read",
+        )
+    )
+    assert set(created) == {"client_id", "client_secret"}
+    user_jwt = run_cli("dev-idp", "token", "--email", tenant.email, "--dir", str(idp_dir)).strip()
+    registered = Registered(created["client_id"], created["client_secret"], tenant)
+    oauth = third_party(app, registered, scope="orders.read", code_challenge_method="S256")
+    verifier = secrets.token_urlsafe(48)
+    url, _ = await authorize_url(oauth, tenant, idp_dir, token=user_jwt, code_verifier=verifier)
+    params = await code_for(browser, url)
+    await oauth.fetch_token(TOKEN_URL, code=params["code"], code_verifier=verifier)
+    assert ok(await oauth.get("/whoami"))["email"] == tenant.email
+    ok(await oauth.get("/orders"))
+    await oauth.refresh_token(TOKEN_URL)
+    ok(await oauth.get("/orders"))
+
+
+async def test_concurrent_exchanges_of_one_code_issue_nothing_usable(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    url, _ = await authorize_url(oauth, registered.tenant, idp_dir)
+    code = (await code_for(browser, url))["code"]
+    exchange = {"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT_URI}
+    auth = (registered.client_id, registered.client_secret)
+    responses = await asyncio.gather(
+        *(client.post("/oauth2/token", data=exchange, auth=auth) for _ in range(4))
+    )
+    assert sorted(response.status_code for response in responses) == [200, 400, 400, 400]
+    winner = next(response.json() for response in responses if response.status_code == 200)
+    problem(await client.get("/whoami", headers=bearer(winner["access_token"])), 401)

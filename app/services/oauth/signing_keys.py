@@ -17,6 +17,7 @@ from typing import Any
 from joserfc.jwk import ECKey, Key, KeySet, RSAKey
 
 from app import timeutil
+from app.errors import Conflict
 from app.settings import get_settings
 from db.tables import SigningKey
 
@@ -121,6 +122,10 @@ async def jwks() -> dict[str, Any]:
 
 async def rotate() -> str:
     """Start signing with a new key; the old ones stay published for one token lifetime."""
+    if get_settings().signing_key_file is not None:
+        raise Conflict(
+            "Access tokens are signed with TICKETING_SIGNING_KEY_FILE; replace that file to rotate"
+        )
     pem = generate_private_pem()
     key = import_private_pem(pem)
     async with SigningKey._meta.db.transaction():
