@@ -233,3 +233,12 @@ async def test_profiles_are_per_organization(
         404,
     )
     assert ok(await client.get("/scanner_profiles", headers=other_tenant.headers))["data"] == []
+
+
+async def test_profile_lists_read_back_as_created(client: AsyncClient, tenant: Tenant) -> None:
+    venues = [await create_venue(client, tenant) for _ in range(3)]
+    event_ids = [venue.event["id"] for venue in venues]
+    profile = await create_profile(client, tenant, event_ids=[*reversed(event_ids), event_ids[0]])
+    assert sorted(profile["event_ids"]) == sorted(event_ids)
+    listed = ok(await client.get("/scanner_profiles", headers=tenant.headers))
+    assert listed["data"] == [profile]

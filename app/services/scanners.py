@@ -168,12 +168,13 @@ def _check_window(valid_from: datetime | None, valid_until: datetime | None) -> 
 
 
 async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) -> Targets:
-    """The sent target lists by kind, deduplicated; ids not in the organization are a 400."""
+    """The sent target lists by kind, deduplicated and sorted as stored lists are read back;
+    ids not in the organization are a 400."""
     targets: Targets = {}
     errors: list[FieldError] = []
     for field, ids in lists.items():
         kind, table = TARGET_KINDS[field]
-        wanted = list(dict.fromkeys(ids))
+        wanted = sorted(set(ids))
         targets[kind] = wanted
         if not wanted:
             continue
@@ -229,6 +230,21 @@ async def list_profiles(
         data=[to_profile(row, targets[row["id"]]) for row in page.data],
         pagination=page.pagination,
     )
+
+
+async def load_profiles(
+    principal: Principal, profile_ids: list[UUID]
+) -> dict[UUID, ScannerProfile]:
+    """The caller's profiles among ``profile_ids``, keyed by id (two statements; for dataloaders)."""
+    principal.require("scanners.read")
+    if not profile_ids:
+        return {}
+    rows = await ProfileTable.select().where(
+        ProfileTable.id.is_in(list(set(profile_ids))),
+        ProfileTable.organization_id == principal.organization_id,
+    )
+    targets = await targets_of([row["id"] for row in rows])
+    return {row["id"]: to_profile(row, targets[row["id"]]) for row in rows}
 
 
 async def create_profile(principal: Principal, data: ScannerProfileCreate) -> ScannerProfile:
