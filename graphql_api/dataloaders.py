@@ -20,8 +20,9 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.events import Event, TicketType, Timeslot
 from app.schemas.orders import Order
+from app.schemas.scanners import ScannerProfile
 from app.schemas.tickets import Ticket
-from app.services import events, orders, ticket_types, tickets, timeslots
+from app.services import events, orders, scanners, ticket_types, tickets, timeslots
 
 R = TypeVar("R")
 
@@ -82,6 +83,9 @@ class Loaders:
             bound(ticket_types.load_ticket_types), "ticket type"
         )
         self.order: DataLoader[UUID, Order] = record_loader(bound(orders.load_orders), "order")
+        self.scanner_profile: DataLoader[UUID, ScannerProfile] = record_loader(
+            bound(scanners.load_profiles), "scanner profile"
+        )
         self.event_timeslots: DataLoader[PageKey, Page[Timeslot]] = page_loader(
             bound(timeslots.timeslots_of_events)
         )

@@ -129,3 +129,43 @@ class RefundOrderInput:
 @strawberry.input
 class TicketIdInput:
     id: strawberry.ID
+
+
+@strawberry.input
+class CreateScannerInput:
+    name: str
+    active: bool | None = strawberry.UNSET
+    profile_id: strawberry.ID | None = strawberry.UNSET
+
+
+@strawberry.input(description="Only the fields sent are changed; `profileId: null` detaches.")
+class UpdateScannerInput:
+    id: strawberry.ID
+    name: str | None = strawberry.UNSET
+    active: bool | None = strawberry.UNSET
+    profile_id: strawberry.ID | None = strawberry.UNSET
+
+
+@strawberry.input(description="Empty target lists admit everything; null bounds do not restrict.")
+class CreateScannerProfileInput:
+    name: str
+    event_ids: list[strawberry.ID] | None = strawberry.UNSET
+    ticket_type_ids: list[strawberry.ID] | None = strawberry.UNSET
+    timeslot_ids: list[strawberry.ID] | None = strawberry.UNSET
+    opens_minutes_before_start: int | None = strawberry.UNSET
+    closes_minutes_after_end: int | None = strawberry.UNSET
+    valid_from: datetime | None = strawberry.UNSET
+    valid_until: datetime | None = strawberry.UNSET
+
+
+@strawberry.input(description="Only the fields sent are changed; a sent list replaces the old one.")
+class UpdateScannerProfileInput:
+    id: strawberry.ID
+    name: str | None = strawberry.UNSET
+    event_ids: list[strawberry.ID] | None = strawberry.UNSET
+    ticket_type_ids: list[strawberry.ID] | None = strawberry.UNSET
+    timeslot_ids: list[strawberry.ID] | None = strawberry.UNSET
+    opens_minutes_before_start: int | None = strawberry.UNSET
+    closes_minutes_after_end: int | None = strawberry.UNSET
+    valid_from: datetime | None = strawberry.UNSET
+    valid_until: datetime | None = strawberry.UNSET

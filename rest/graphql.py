@@ -45,9 +45,9 @@ def _wants_graphiql(request: Request[Any, Any, Any]) -> bool:
 
 async def graphql_context(request: Request[Any, Any, Any]) -> Context:
     if _settings(request).graphiql and _wants_graphiql(request):
-        return Context()
+        return Context(request=request)
     principal = await authenticate(request.headers.get("authorization"))
-    return Context(principal=principal, loaders=Loaders(principal))
+    return Context(request=request, principal=principal, loaders=Loaders(principal))
 
 
 def _sub_response() -> Response[Any]:
