@@ -20,6 +20,8 @@ T = TypeVar("T")
 
 DEFAULT_LIMIT = 25
 MAX_LIMIT = 100
+MAX_OFFSET = 2**31 - 1
+"""Far beyond any list, and small enough that ``offset + limit`` stays a valid SQL integer."""
 DEFAULT_SORT = "created_at:desc"
 
 
@@ -52,8 +54,8 @@ def list_params(
     offset = 0 if offset is None else offset
     if not 1 <= limit <= MAX_LIMIT:
         errors.append(FieldError("limit", f"must be between 1 and {MAX_LIMIT}, got {limit}"))
-    if offset < 0:
-        errors.append(FieldError("offset", f"must be at least 0, got {offset}"))
+    if not 0 <= offset <= MAX_OFFSET:
+        errors.append(FieldError("offset", f"must be between 0 and {MAX_OFFSET}, got {offset}"))
     field, _, direction = (sort or DEFAULT_SORT).partition(":")
     if field not in allowed:
         errors.append(

@@ -28,7 +28,10 @@ def require_offset(value: datetime, field: str) -> datetime:
         raise InvalidInput.field(
             field, "timestamp must carry a UTC offset, e.g. 2026-05-01T18:00:00Z"
         )
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise InvalidInput.field(field, "timestamp is out of range") from None
 
 
 def parse_timestamp(raw: str, field: str) -> datetime:

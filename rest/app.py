@@ -14,7 +14,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 from app.logging import configure_logging
 from app.settings import Settings, get_settings
 from db.engine import start_engine, stop_engine
-from rest.auth import bearer_authentication, current_principal
+from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.events import EventController
 from rest.graphql import GraphQLController
 from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[database] if settings.redis_url else [database, webhook_delivery],
         middleware=[bearer_authentication],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
+        guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=require_json_body,
         before_send=[add_request_id],

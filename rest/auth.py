@@ -6,6 +6,7 @@ from typing import Any
 
 from litestar import Request
 from litestar.connection import ASGIConnection
+from litestar.handlers import BaseRouteHandler
 from litestar.middleware import AbstractAuthenticationMiddleware, AuthenticationResult
 from litestar.middleware.base import DefineMiddleware
 
@@ -28,3 +29,22 @@ bearer_authentication = DefineMiddleware(BearerAuthenticationMiddleware, exclude
 
 def current_principal(request: Request[Principal, None, Any]) -> Principal:
     return request.user
+
+
+SCOPE_OPT = "scope"
+"""Route ``opt`` key naming the scope a route needs, e.g. ``opt={SCOPE_OPT: "events.read"}``."""
+
+
+def require_route_scope(
+    connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
+) -> None:
+    """Guard: a caller without the route's scope gets its 403 before any input is read.
+
+    Litestar parses the path, query and body before the handler runs, so without this guard a bad
+    input would answer 400 first and tell a caller without the scope something about the route.
+    The services check the same scope again; this only keeps the order of checks
+    (401, 403, 400, 404, 409) for the inputs the framework parses.
+    """
+    scope = handler.opt.get(SCOPE_OPT)
+    if scope is not None:
+        connection.user.require(scope)

@@ -22,6 +22,7 @@ from app.schemas.events import (
 )
 from app.services import events, ticket_types, timeslots
 from app.timeutil import parse_timestamp
+from rest.auth import SCOPE_OPT
 from rest.docs import problems, scoped
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
@@ -32,7 +33,11 @@ class EventController(Controller):
     dependencies = LIST_DEPENDENCIES
 
     @get(
-        "/", summary="List events", description=scoped("events.read"), responses=problems(400, 403)
+        "/",
+        summary="List events",
+        opt={SCOPE_OPT: "events.read"},
+        description=scoped("events.read"),
+        responses=problems(400, 403),
     )
     async def list_events(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -42,6 +47,7 @@ class EventController(Controller):
     @post(
         "/",
         summary="Create an event",
+        opt={SCOPE_OPT: "events.write"},
         description=scoped("events.write"),
         responses=problems(400, 403, 413, 415),
     )
@@ -53,6 +59,7 @@ class EventController(Controller):
     @get(
         "/{event_id:str}",
         summary="Get an event",
+        opt={SCOPE_OPT: "events.read"},
         description=scoped("events.read"),
         responses=problems(400, 403, 404),
     )
@@ -64,6 +71,7 @@ class EventController(Controller):
     @patch(
         "/{event_id:str}",
         summary="Update an event",
+        opt={SCOPE_OPT: "events.write"},
         description=scoped("events.write", "Only the fields sent are changed."),
         responses=problems(400, 403, 404, 413, 415),
     )
@@ -78,6 +86,7 @@ class EventController(Controller):
     @get(
         "/{event_id:str}/ticket_types",
         summary="List the ticket types of an event",
+        opt={SCOPE_OPT: "events.read"},
         description=scoped("events.read"),
         responses=problems(400, 403, 404),
     )
@@ -94,6 +103,7 @@ class EventController(Controller):
     @post(
         "/{event_id:str}/ticket_types",
         summary="Create a ticket type",
+        opt={SCOPE_OPT: "events.write"},
         description=scoped("events.write"),
         responses=problems(400, 403, 404, 413, 415),
     )
@@ -110,6 +120,7 @@ class EventController(Controller):
     @get(
         "/{event_id:str}/timeslots",
         summary="List the timeslots of an event",
+        opt={SCOPE_OPT: "events.read"},
         description=scoped(
             "events.read",
             "`from` keeps timeslots starting at or after it, `until` those starting before it.",
@@ -139,6 +150,7 @@ class EventController(Controller):
     @post(
         "/{event_id:str}/timeslots",
         summary="Create a timeslot",
+        opt={SCOPE_OPT: "events.write"},
         description=scoped("events.write"),
         responses=problems(400, 403, 404, 413, 415),
     )

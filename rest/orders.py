@@ -13,6 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
+from rest.auth import SCOPE_OPT
 from rest.docs import problems, scoped
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
@@ -25,6 +26,7 @@ class OrderController(Controller):
     @get(
         "/",
         summary="List orders",
+        opt={SCOPE_OPT: "orders.read"},
         description=scoped("orders.read", "The orders of the caller's organization."),
         responses=problems(400, 403),
     )
@@ -45,6 +47,7 @@ class OrderController(Controller):
     @post(
         "/",
         summary="Place an order",
+        opt={SCOPE_OPT: "orders.write"},
         description=scoped(
             "orders.write",
             "Creates a pending order with valid tickets. 409 when the timeslot has fewer "
@@ -60,6 +63,7 @@ class OrderController(Controller):
     @get(
         "/{order_id:str}",
         summary="Get an order",
+        opt={SCOPE_OPT: "orders.read"},
         description=scoped("orders.read"),
         responses=problems(400, 403, 404),
     )
@@ -72,6 +76,7 @@ class OrderController(Controller):
         "/{order_id:str}/confirm",
         status_code=200,
         summary="Confirm payment of an order",
+        opt={SCOPE_OPT: "orders.write"},
         description=scoped(
             "orders.write",
             "Sets payed_at and emits `order.confirmed` once; confirming again changes nothing.",
@@ -87,6 +92,7 @@ class OrderController(Controller):
         "/{order_id:str}/cancel",
         status_code=200,
         summary="Cancel an order and its tickets",
+        opt={SCOPE_OPT: "orders.write"},
         description=scoped("orders.write", "Idempotent; emits `ticket.cancelled` per ticket."),
         responses=problems(400, 403, 404),
     )
@@ -99,6 +105,7 @@ class OrderController(Controller):
         "/{order_id:str}/refund",
         status_code=200,
         summary="Refund part of an order",
+        opt={SCOPE_OPT: "orders.write"},
         description=scoped("orders.write", "409 when the refunds would exceed total_price."),
         responses=problems(400, 403, 404, 409, 415),
     )

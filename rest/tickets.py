@@ -13,6 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.tickets import Ticket
 from app.services import tickets
+from rest.auth import SCOPE_OPT
 from rest.docs import problems, scoped
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
@@ -21,6 +22,7 @@ from rest.lists import LIST_DEPENDENCIES, ListQuery
     "/events/{event_id:str}/tickets",
     tags=["tickets"],
     summary="List the tickets of an event",
+    opt={SCOPE_OPT: "tickets.read"},
     description=scoped("tickets.read", "`order_id` restricts the list to one order's tickets."),
     responses=problems(400, 403, 404),
     dependencies=LIST_DEPENDENCIES,
@@ -45,6 +47,7 @@ async def list_event_tickets(
     "/tickets/{ticket_id:str}",
     tags=["tickets"],
     summary="Get a ticket",
+    opt={SCOPE_OPT: "tickets.read"},
     description=scoped("tickets.read"),
     responses=problems(400, 403, 404),
 )
@@ -57,6 +60,7 @@ async def get_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[
     status_code=200,
     tags=["tickets"],
     summary="Cancel a ticket",
+    opt={SCOPE_OPT: "orders.write"},
     description=scoped(
         "orders.write",
         "Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",

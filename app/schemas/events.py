@@ -9,7 +9,11 @@ from uuid import UUID
 
 import msgspec
 
-Title = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+from app.schemas.text import NO_NUL
+
+Title = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
+Description = Annotated[str, msgspec.Meta(max_length=10_000, pattern=NO_NUL)]
+Location = Annotated[str, msgspec.Meta(max_length=500, pattern=NO_NUL)]
 
 
 class Event(msgspec.Struct):
@@ -27,8 +31,8 @@ class Event(msgspec.Struct):
 class EventCreate(msgspec.Struct, forbid_unknown_fields=True):
     title: Title
     starts_at: datetime
-    description: Annotated[str, msgspec.Meta(max_length=10_000)] = ""
-    location: Annotated[str, msgspec.Meta(max_length=500)] | None = None
+    description: Description = ""
+    location: Location | None = None
     ends_at: datetime | None = None
     order_scanning_enabled: bool = False
 
@@ -37,10 +41,8 @@ class EventUpdate(msgspec.Struct, forbid_unknown_fields=True):
     """PATCH body: only the fields sent are changed."""
 
     title: Title | msgspec.UnsetType = msgspec.UNSET
-    description: Annotated[str, msgspec.Meta(max_length=10_000)] | msgspec.UnsetType = msgspec.UNSET
-    location: Annotated[str, msgspec.Meta(max_length=500)] | msgspec.UnsetType | None = (
-        msgspec.UNSET
-    )
+    description: Description | msgspec.UnsetType = msgspec.UNSET
+    location: Location | msgspec.UnsetType | None = msgspec.UNSET
     starts_at: datetime | msgspec.UnsetType = msgspec.UNSET
     ends_at: datetime | msgspec.UnsetType | None = msgspec.UNSET
     order_scanning_enabled: bool | msgspec.UnsetType = msgspec.UNSET

@@ -9,12 +9,14 @@ from uuid import UUID
 
 import msgspec
 
+from app.schemas.text import NO_NUL
+
 Channel = Literal["online", "box_office", "reseller", "api"]
 PaymentMethod = Literal["card", "ideal", "paypal", "bank_transfer", "cash", "invoice", "free"]
 OrderStatus = Literal["pending", "confirmed", "cancelled"]
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-Email = Annotated[str, msgspec.Meta(min_length=3, max_length=320)]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
+Email = Annotated[str, msgspec.Meta(min_length=3, max_length=320, pattern=NO_NUL)]
 MAX_TICKETS_PER_ORDER = 100
 
 
@@ -45,7 +47,7 @@ class TicketInput(msgspec.Struct, forbid_unknown_fields=True):
     ticket_type_id: UUID
     owner_name: Name | None = None
     owner_email: Email | None = None
-    seat: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
+    seat: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NO_NUL)] | None = None
     metadata: dict[str, Any] = {}
     metadata_fields: list[MetadataFieldInput] = []
 
