@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -35,7 +35,7 @@ class Client:
 
     id: UUID
     client_id: str
-    secret_hash: str | None
+    secret_hash: str | None = field(repr=False)
     organization_id: UUID
     user_id: UUID
     name: str

@@ -56,7 +56,10 @@ async def _read_jwks(force: bool) -> KeySet:
         path = settings.idp_jwks_file
         mtime = path.stat().st_mtime
         if _jwks.keys is None or _jwks.source != str(path) or _jwks.mtime != mtime:
-            _jwks.keys = KeySet.import_key_set(json.loads(path.read_bytes()))
+            try:
+                _jwks.keys = KeySet.import_key_set(json.loads(path.read_bytes()))
+            except (OSError, ValueError, JoseError):
+                raise SignInError("The identity provider's keys could not be loaded") from None
             _jwks.source, _jwks.mtime, _jwks.loaded_at = str(path), mtime, now
         return _jwks.keys
     url = settings.idp_jwks_url

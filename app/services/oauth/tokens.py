@@ -86,6 +86,7 @@ async def verify_access_token(token: str) -> dict[str, object]:
         iss={"essential": True, "value": issuer},
         aud={"essential": True, "value": issuer},
         sub={"essential": True},
+        client_id={"essential": True},
         sid={"essential": True},
         org={"essential": True},
         exp={"essential": True},
