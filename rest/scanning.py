@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from litestar import post
+from litestar import get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody
 
 from app.ids import parse_id
+from app.pagination import Page
 from app.principal import Principal
-from app.schemas.scanning import CodeScan, ScanResult, TicketScan
+from app.schemas.scanning import CodeScan, ScanLogEntry, ScanResult, TicketScan
 from app.services import scanning
 from rest.docs import problems, scoped
+from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 OUTCOMES = (
     "Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` "
@@ -53,4 +55,26 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
     )
 
 
-SCANNING_ROUTES = [scan_ticket, scan_code]
+@get(
+    "/tickets/{ticket_id:str}/scans",
+    tags=["scanning"],
+    summary="List the scan attempts of a ticket",
+    description=scoped(
+        "tickets.read",
+        "The scan log: every attempt that reached the ticket (all 200 answers of the scan "
+        "routes), with scanner, status, reason and time (`created_at`).",
+    ),
+    responses=problems(400, 403, 404),
+    dependencies=LIST_DEPENDENCIES,
+)
+async def list_ticket_scans(
+    principal: NamedDependency[Principal],
+    ticket_id: FromPath[str],
+    listing: NamedDependency[ListQuery],
+) -> Page[ScanLogEntry]:
+    return await scanning.list_ticket_scans(
+        principal, parse_id(ticket_id, "ticket_id"), **listing.as_kwargs()
+    )
+
+
+SCANNING_ROUTES = [scan_ticket, scan_code, list_ticket_scans]

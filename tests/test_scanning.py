@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 from httpx import AsyncClient
 
-from db.tables import OutboxEvent, Scan
+from db.tables import OutboxEvent
 from tests.support import (
     Tenant,
     Venue,
@@ -82,13 +82,16 @@ async def scan(
     return ok(await client.post(f"/tickets/{ticket_id}/scan", json=body, headers=tenant.headers))
 
 
-async def scan_log(ticket_id: str) -> list[dict[str, Any]]:
-    return await (
-        Scan.select(Scan.scanner_id, Scan.status, Scan.reason)
-        .where(Scan.ticket_id == uuid.UUID(ticket_id))
-        .order_by(Scan.created_at)
-        .order_by(Scan.id)
+async def scan_log(client: AsyncClient, tenant: Tenant, ticket_id: str) -> list[dict[str, Any]]:
+    """The ticket's scan log, oldest first, as GET /tickets/{id}/scans shows it."""
+    page = ok(
+        await client.get(
+            f"/tickets/{ticket_id}/scans",
+            params={"sort": "created_at:asc", "limit": 100},
+            headers=tenant.headers,
+        )
     )
+    return page["data"]
 
 
 async def scanned_events(tenant: Tenant) -> list[dict[str, Any]]:
@@ -192,7 +195,9 @@ async def test_omitted_scanner_is_the_oldest_active_one(
     await create_scanner(client, tenant, name="Second")
     result = ok(await client.post(f"/tickets/{ticket['id']}/scan", headers=tenant.headers))
     assert result["status"] == "valid"
-    assert [row["scanner_id"] for row in await scan_log(ticket["id"])] == [uuid.UUID(oldest["id"])]
+    assert [row["scanner_id"] for row in await scan_log(client, tenant, ticket["id"])] == [
+        oldest["id"]
+    ]
 
 
 async def test_scanner_of_another_organization_is_forbidden(
@@ -208,7 +213,7 @@ async def test_scanner_of_another_organization_is_forbidden(
         )
         problem(response, 403)
         assert "insufficient_scope" not in response.headers.get("www-authenticate", "")
-    assert await scan_log(door.tickets[0]["id"]) == []
+    assert await scan_log(client, tenant, door.tickets[0]["id"]) == []
 
 
 async def test_unknown_or_foreign_ticket_is_not_found(
@@ -259,7 +264,7 @@ async def test_bad_input_is_a_400_problem(client: AsyncClient, tenant: Tenant) -
             ),
             400,
         )
-    assert await scan_log(door.tickets[0]["id"]) == []
+    assert await scan_log(client, tenant, door.tickets[0]["id"]) == []
 
 
 async def test_scanning_needs_tickets_write(client: AsyncClient, tenant: Tenant) -> None:
@@ -303,7 +308,7 @@ async def test_profile_targets_restrict_the_scanner(client: AsyncClient, tenant:
     )
     scanner = await create_scanner(client, tenant, profile_id=matching["id"])
     assert (await scan(client, tenant, ticket_id, scanner["id"]))["status"] == "valid"
-    assert [row["reason"] for row in await scan_log(ticket_id)] == [
+    assert [row["reason"] for row in await scan_log(client, tenant, ticket_id)] == [
         "event_not_allowed", "ticket_type_not_allowed", "timeslot_not_allowed", None,
     ]  # fmt: skip
 
@@ -387,11 +392,11 @@ async def test_scan_log_and_outbox(client: AsyncClient, tenant: Tenant) -> None:
     await scan(client, tenant, ticket["id"], retired["id"])
     result = await scan(client, tenant, ticket["id"], door.scanner["id"])
     await scan(client, tenant, ticket["id"], door.scanner["id"])
-    log = await scan_log(ticket["id"])
+    log = await scan_log(client, tenant, ticket["id"])
     assert [(row["scanner_id"], row["status"], row["reason"]) for row in log] == [
-        (uuid.UUID(retired["id"]), "not_allowed", "scanner_inactive"),
-        (uuid.UUID(door.scanner["id"]), "valid", None),
-        (uuid.UUID(door.scanner["id"]), "scanned", "already_scanned"),
+        (retired["id"], "not_allowed", "scanner_inactive"),
+        (door.scanner["id"], "valid", None),
+        (door.scanner["id"], "scanned", "already_scanned"),
     ]  # fmt: skip
     assert await scanned_events(tenant) == [
         {
@@ -416,4 +421,20 @@ async def test_simultaneous_scans_in_process_admit_once(
     assert {result["scanned_at"] for result in results} == {winner["scanned_at"]}
     assert all(r["scanned_before"] for r in results if r["status"] == "scanned")
     assert len(await scanned_events(tenant)) == 1
-    assert len(await scan_log(ticket_id)) == 15
+    assert len(await scan_log(client, tenant, ticket_id)) == 15
+
+
+async def test_scan_log_endpoint(client: AsyncClient, tenant: Tenant, other_tenant: Tenant) -> None:
+    door = await open_door(client, tenant)
+    ticket_id = door.tickets[0]["id"]
+    result = await scan(client, tenant, ticket_id)
+    page = ok(await client.get(f"/tickets/{ticket_id}/scans", headers=tenant.headers))
+    assert page["pagination"] == {"total": 1, "limit": 25, "offset": 0, "has_more": False}
+    [entry] = page["data"]
+    assert set(entry) == {"id", "ticket_id", "scanner_id", "status", "reason", "created_at"}
+    assert entry["ticket_id"] == ticket_id and entry["status"] == "valid"
+    assert entry["created_at"] == result["scanned_at"]
+    problem(await client.get(f"/tickets/{ticket_id}/scans", headers=other_tenant.headers), 404)
+    problem(await client.get("/tickets/nope/scans", headers=tenant.headers), 400)
+    scanner_only = await key_for(tenant, ["tickets.write"])
+    problem(await client.get(f"/tickets/{ticket_id}/scans", headers=scanner_only), 403)

@@ -43,6 +43,17 @@ async def wait_until_serving(base_url: str, process: asyncio.subprocess.Process)
     raise TimeoutError(f"server at {base_url} did not start within {START_TIMEOUT} s")
 
 
+def replica_client(base_url: str, tenant: Tenant) -> httpx.AsyncClient:
+    """A client that can hold all the scans open at once; the generous timeout is for a busy,
+    shared machine (no timing is asserted)."""
+    return httpx.AsyncClient(
+        base_url=base_url,
+        headers=tenant.headers,
+        limits=httpx.Limits(max_connections=SCANS),
+        timeout=30.0,
+    )
+
+
 @pytest.fixture(scope="module")
 async def replicas(database: None) -> AsyncIterator[list[str]]:
     """Two servers on free 127.0.0.1 ports against this run's DATABASE_URL."""
@@ -86,10 +97,9 @@ async def test_fifty_simultaneous_scans_on_two_replicas_admit_once(
 ) -> None:
     door = await open_door(client, tenant)
     ticket = door.tickets[0]
-    limits = httpx.Limits(max_connections=SCANS)
     async with (
-        httpx.AsyncClient(base_url=replicas[0], headers=tenant.headers, limits=limits) as first,
-        httpx.AsyncClient(base_url=replicas[1], headers=tenant.headers, limits=limits) as second,
+        replica_client(replicas[0], tenant) as first,
+        replica_client(replicas[1], tenant) as second,
     ):
         requests = [
             (first if i % 2 else second).post(

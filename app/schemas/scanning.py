@@ -82,3 +82,14 @@ class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
 
     scannable_code: ScannableCode
     scanner_id: UUID | None = None
+
+
+class ScanLogEntry(msgspec.Struct):
+    """One scan attempt as the scan log keeps it; ``created_at`` is the moment of the scan."""
+
+    id: UUID
+    ticket_id: UUID
+    scanner_id: UUID
+    status: ScanStatus
+    reason: ScanReason | None
+    created_at: datetime

@@ -20,23 +20,27 @@ from uuid import UUID
 
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.money import as_number
+from app.pagination import Page, fetch_page, list_params
 from app.principal import Principal
 from app.schemas.scanning import (
     MAX_CODE_LENGTH,
     RelatedTicket,
     ScanEvent,
+    ScanLogEntry,
     ScanReason,
     ScanResult,
     ScanStatus,
     ScanTicketType,
     ScanTimeslot,
 )
+from app.services.lookup import owned_row
 from app.services.outbox import record_event
 from app.services.scanners import targets_of
 from app.timeutil import as_utc, maybe_utc, utcnow
 from db.tables import Scan, Scanner, Ticket
 
 Outcome = tuple[ScanStatus, ScanReason | None]
+LOG_SORT_FIELDS = ("created_at",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,4 +380,35 @@ async def _result(
         cancelled_at=ticket.cancelled_at,
         related_tickets=related,
         reason=reason,
+    )
+
+
+def to_log_entry(row: dict[str, Any]) -> ScanLogEntry:
+    return ScanLogEntry(
+        id=row["id"],
+        ticket_id=row["ticket_id"],
+        scanner_id=row["scanner_id"],
+        status=row["status"],
+        reason=row["reason"],
+        created_at=as_utc(row["created_at"]),
+    )
+
+
+async def list_ticket_scans(
+    principal: Principal,
+    ticket_id: UUID,
+    *,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str | None = None,
+) -> Page[ScanLogEntry]:
+    """The scan log of one ticket: every attempt that reached it, whatever its outcome."""
+    principal.require("tickets.read")
+    params = list_params(limit=limit, offset=offset, sort=sort, allowed=LOG_SORT_FIELDS)
+    await owned_row(Ticket, ticket_id, principal.organization_id, "ticket")
+    return await fetch_page(
+        Scan,
+        [Scan.ticket_id == ticket_id, Scan.organization_id == principal.organization_id],
+        params,
+        to_log_entry,
     )
