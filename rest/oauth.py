@@ -18,13 +18,12 @@ from litestar.datastructures import Cookie
 from litestar.openapi.datastructures import ResponseSpec
 
 from app.schemas.oauth import AuthorizationServerMetadata, TokenError, TokenResponse
-from app.services.oauth import authorization, discovery, server
+from app.services.oauth import authorization, consent, discovery, server
 from app.settings import get_settings
 
 TEMPLATES = Path(__file__).parent / "templates"
 CONSENT_TEMPLATE = Template((TEMPLATES / "oauth_consent.html").read_text())
 ERROR_TEMPLATE = Template((TEMPLATES / "oauth_error.html").read_text())
-CSRF_COOKIE = "oauth_csrf"
 AUTHORIZE_PATH = "/oauth2/authorize"
 FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 PAGE_HEADERS = {
@@ -95,7 +94,7 @@ def _page(answer: authorization.Answer) -> Response[Any]:
         ticket=html.escape(answer.ticket),
     )
     cookie = Cookie(
-        key=CSRF_COOKIE,
+        key=answer.csrf_cookie,
         value=answer.csrf,
         path=AUTHORIZE_PATH,
         httponly=True,
@@ -132,12 +131,15 @@ async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
 )
 async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
     form = dict(await _form_pairs(request) or [])
+    cookies = {
+        name: value
+        for name, value in request.cookies.items()
+        if name.startswith(consent.CSRF_COOKIE_PREFIX)
+    }
     answer = await authorization.decide(
-        form.get("consent"), request.cookies.get(CSRF_COOKIE), form.get("decision") == "approve"
+        form.get("consent"), cookies, form.get("decision") == "approve"
     )
-    response = _page(answer)
-    response.delete_cookie(CSRF_COOKIE, path=AUTHORIZE_PATH)
-    return response
+    return _page(answer)
 
 
 @post(

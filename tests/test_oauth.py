@@ -895,3 +895,38 @@ async def test_concurrent_exchanges_of_one_code_issue_nothing_usable(
     assert sorted(response.status_code for response in responses) == [200, 400, 400, 400]
     winner = next(response.json() for response in responses if response.status_code == 200)
     problem(await client.get("/whoami", headers=bearer(winner["access_token"])), 401)
+
+
+async def test_consent_pages_in_two_tabs_both_work(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    first_url, first_state = await authorize_url(oauth, registered.tenant, idp_dir)
+    second_url, second_state = await authorize_url(oauth, registered.tenant, idp_dir)
+    first = consent_form(await browser.get(first_url))
+    second = consent_form(await browser.get(second_url))
+    for ticket, state in ((first, first_state), (second, second_state)):
+        response = await browser.post(
+            "/oauth2/authorize", data={"consent": ticket, "decision": "approve"}
+        )
+        assert redirect_params(response)["state"] == state
+
+
+async def test_concurrent_refreshes_with_one_token_revoke_the_family(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    client: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    registered = await register()
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    refresh = {"grant_type": "refresh_token", "refresh_token": oauth.token["refresh_token"]}
+    auth = (registered.client_id, registered.client_secret)
+    responses = await asyncio.gather(
+        *(client.post("/oauth2/token", data=refresh, auth=auth) for _ in range(3))
+    )
+    assert sorted(response.status_code for response in responses) == [200, 400, 400]
+    winner = next(response.json() for response in responses if response.status_code == 200)
+    problem(await client.get("/whoami", headers=bearer(winner["access_token"])), 401)

@@ -12,6 +12,7 @@ Order of checks, so that nothing is redirected to an address we have not matched
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from uuid import UUID
 
@@ -34,6 +35,7 @@ class ConsentPage:
     user_email: str
     scopes: list[tuple[str, str]]
     ticket: str
+    csrf_cookie: str
     csrf: str
 
 
@@ -106,15 +108,16 @@ async def authorize(pairs: list[tuple[str, str]]) -> Answer:
         user_email=user["email"] if user else "",
         scopes=[(scope, SCOPE_DESCRIPTIONS[scope]) for scope in valid.scope.split()],
         ticket=ticket.token,
+        csrf_cookie=ticket.csrf_cookie,
         csrf=ticket.csrf,
     )
 
 
-async def decide(ticket: str | None, csrf: str | None, approved: bool) -> Answer:
+async def decide(ticket: str | None, cookies: Mapping[str, str], approved: bool) -> Answer:
     """``POST /oauth2/authorize`` from the consent page: a redirect with a code or
     ``access_denied``; a forged, expired or cross-site form is an error page."""
     try:
-        decision = await consent.redeem_ticket(ticket or "", csrf)
+        decision = await consent.redeem_ticket(ticket or "", cookies)
     except consent.ConsentError as error:
         return ErrorPage(status=400, error="invalid_request", description=str(error))
     outcome = await server.complete_authorization(

@@ -3,8 +3,10 @@
 It is a short-lived JWT signed with the access-token key (``typ: consent+jwt``, so it can never
 pass as an access token) holding the validated authorization request (without the IdP token), the
 user and the organization. It is bound to the browser by a random CSRF value kept in a
-``SameSite=Strict`` cookie, whose hash the ticket carries: a cross-site form post has neither the
-cookie nor a ticket for this user, so it cannot approve anything.
+``SameSite=Strict`` cookie, whose name and hash the ticket carries: a cross-site form post has
+neither the cookie nor a ticket for this user, so it cannot approve anything. Each page gets its
+own cookie (``oauth_csrf_<random>``, gone after 10 minutes), so consent pages open in several tabs
+all work.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from uuid import UUID
@@ -27,6 +30,7 @@ from app.settings import get_settings
 
 TICKET_TYPE = "consent+jwt"
 TICKET_LIFETIME = timedelta(minutes=10)
+CSRF_COOKIE_PREFIX = "oauth_csrf_"
 
 
 class ConsentError(Exception):
@@ -36,6 +40,7 @@ class ConsentError(Exception):
 @dataclass(frozen=True, slots=True)
 class Ticket:
     token: str
+    csrf_cookie: str
     csrf: str
 
 
@@ -56,6 +61,7 @@ def _digest(csrf: str) -> str:
 async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticket:
     key = await signing_keys.signer()
     csrf = secrets.token_urlsafe(32)
+    cookie = CSRF_COOKIE_PREFIX + secrets.token_hex(6)
     now = int(timeutil.utcnow().timestamp())
     claims = {
         "iss": get_settings().public_url,
@@ -65,14 +71,16 @@ async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticke
         "uid": str(subject.user_id),
         "org": str(subject.organization_id),
         "params": [[name, value] for name, value in params if name != "token"],
+        "cookie": cookie,
         "csrf": _digest(csrf),
     }
     header = {"alg": signing_keys.algorithm_of(key), "typ": TICKET_TYPE, "kid": key.kid}
-    return Ticket(token=jwt.encode(header, claims, key), csrf=csrf)
+    return Ticket(token=jwt.encode(header, claims, key), csrf_cookie=cookie, csrf=csrf)
 
 
-async def redeem_ticket(token: str, csrf: str | None) -> Decision:
-    """The request and user a ticket stands for, if it is ours, live and from this browser."""
+async def redeem_ticket(token: str, cookies: Mapping[str, str]) -> Decision:
+    """The request and user a ticket stands for, if it is ours, live and from this browser
+    (``cookies``: the request's ``oauth_csrf_*`` cookies)."""
     try:
         header = unverified_header(token)
     except ValueError:
@@ -98,6 +106,7 @@ async def redeem_ticket(token: str, csrf: str | None) -> Decision:
         raise ConsentError("The consent form is not valid") from None
     except (KeyError, TypeError, ValueError):
         raise ConsentError("The consent form is not valid") from None
+    csrf = cookies.get(str(claims.get("cookie", "")))
     if not csrf or not hmac.compare_digest(_digest(csrf), str(claims.get("csrf", ""))):
         raise ConsentError("The consent form was not sent from the page this server showed")
     return Decision(params=params, subject=subject)
