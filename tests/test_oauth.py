@@ -16,10 +16,12 @@ import re
 import secrets
 import subprocess
 import sys
+import threading
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -930,3 +932,58 @@ async def test_concurrent_refreshes_with_one_token_revoke_the_family(
     assert sorted(response.status_code for response in responses) == [200, 400, 400]
     winner = next(response.json() for response in responses if response.status_code == 200)
     problem(await client.get("/whoami", headers=bearer(winner["access_token"])), 401)
+
+
+@pytest.fixture
+def idp_by_url(idp_dir: Path) -> Iterator[None]:
+    """The same IdP, its JWKS served over HTTP on 127.0.0.1, with an audience configured."""
+    jwks = (idp_dir / "dev-idp-jwks.json").read_bytes()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(jwks)
+
+        def log_message(self, *args: Any) -> None:
+            """Quiet."""
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    saved = {name: os.environ.get(name) for name in ("TICKETING_IDP_JWKS_FILE",)}
+    os.environ.pop("TICKETING_IDP_JWKS_FILE")
+    os.environ["TICKETING_IDP_JWKS_URL"] = f"http://127.0.0.1:{httpd.server_port}/jwks"
+    os.environ["TICKETING_IDP_AUDIENCE"] = "ticketing-api"
+    get_settings.cache_clear()
+    try:
+        yield
+    finally:
+        os.environ.pop("TICKETING_IDP_JWKS_URL")
+        os.environ.pop("TICKETING_IDP_AUDIENCE")
+        os.environ.update({name: value for name, value in saved.items() if value})
+        get_settings.cache_clear()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+async def test_idp_keys_from_a_url_and_the_audience_check(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+    idp_by_url: None,
+) -> None:
+    registered = await register()
+    tenant = registered.tenant
+    oauth = third_party(app, registered, scope="events.read")
+    with_audience = user_token(idp_dir, tenant.email, audience="ticketing-api")
+    url, _ = await authorize_url(oauth, tenant, idp_dir, token=with_audience)
+    consent_form(await browser.get(url))
+    for token in (
+        user_token(idp_dir, tenant.email),
+        user_token(idp_dir, tenant.email, audience="another-api"),
+    ):
+        url, _ = await authorize_url(oauth, tenant, idp_dir, token=token)
+        assert redirect_params(await browser.get(url))["error"] == "access_denied"
