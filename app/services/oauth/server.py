@@ -82,7 +82,11 @@ class _Payload(OAuth2Payload):
 
 
 class Request(OAuth2Request):
-    """An HTTP request as authlib sees it: parameters of the query (GET) or the form (POST)."""
+    """An HTTP request as authlib sees it: parameters of the query (GET) or the form (POST).
+
+    Its URI is built on ``TICKETING_PUBLIC_URL``; authlib refuses (``insecure_transport``) one that
+    is plain http on a host other than loopback, as RFC 6749 requires TLS for these endpoints.
+    """
 
     def __init__(
         self, method: str, path: str, pairs: list[tuple[str, str]], authorization: str | None
@@ -305,13 +309,19 @@ async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None
         return _error_outcome(InvalidRequestError(f"Repeated parameter: {repeated[0]}"))
     if "grant_type" not in names:
         return _error_outcome(InvalidRequestError("Missing grant_type"))
-    request = Request("POST", "/oauth2/token", pairs, authorization)
+    try:
+        request = Request("POST", "/oauth2/token", pairs, authorization)
+    except OAuth2Error as error:
+        return _error_outcome(error)
     return await anyio.to_thread.run_sync(server.create_token_response, request)
 
 
 async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
     """``POST /oauth2/revoke`` (RFC 7009): 200 for any token, known or not."""
-    request = Request("POST", "/oauth2/revoke", pairs, authorization)
+    try:
+        request = Request("POST", "/oauth2/revoke", pairs, authorization)
+    except OAuth2Error as error:
+        return _error_outcome(error)
     return await anyio.to_thread.run_sync(
         server.create_endpoint_response, Revocation.ENDPOINT_NAME, request
     )
@@ -330,8 +340,8 @@ async def validate_authorization(pairs: list[tuple[str, str]]) -> ValidRequest |
     to the client once its redirect_uri is known to be registered, else a 400 to show."""
 
     def validate() -> ValidRequest | Outcome:
-        request = Request("GET", "/oauth2/authorize", pairs, None)
         try:
+            request = Request("GET", "/oauth2/authorize", pairs, None)
             grant = server.get_consent_grant(request)
         except OAuth2Error as error:
             return _error_outcome(error)
@@ -349,8 +359,8 @@ async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject 
     """Redirect with a new code for ``subject`` (None: the user denied, ``access_denied``)."""
 
     def complete() -> Outcome:
-        request = Request("GET", "/oauth2/authorize", pairs, None)
         try:
+            request = Request("GET", "/oauth2/authorize", pairs, None)
             grant = server.get_consent_grant(request, end_user=subject)
         except OAuth2Error as error:
             return _error_outcome(error)
