@@ -1,0 +1,127 @@
+"""GraphQL protection and efficiency: depth, aliases and cost limits; a fixed statement count."""
+
+from __future__ import annotations
+
+from httpx import AsyncClient
+
+from db.engine import count_statements
+from graphql_api.limits import MAX_ALIASES, MAX_COST, MAX_DEPTH
+from tests.support import (
+    Tenant,
+    create_venue,
+    gql_data,
+    gql_error_codes,
+    graphql,
+    place_order,
+)
+
+ORDERS_WITH_RELATIONS = """
+query($limit: Int!) {
+  orders(limit: $limit, sort: "created_at:asc") {
+    items {
+      id buyerName
+      event { id title }
+      timeslot { id title ticketTypeIds }
+      tickets { items { id sequence ticketType { name } order { id } } }
+    }
+    pagination { total }
+  }
+}
+"""
+
+
+async def test_orders_with_event_timeslot_and_tickets_cost_a_fixed_number_of_statements(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    venues = [await create_venue(client, tenant, title=f"Event {i}") for i in range(3)]
+    for i in range(25):
+        venue = venues[i % 3]
+        await place_order(
+            client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]] * 2
+        )
+    counts = {}
+    for limit in (5, 25):
+        with count_statements() as counter:
+            data = gql_data(
+                await graphql(client, tenant.headers, ORDERS_WITH_RELATIONS, {"limit": limit})
+            )
+        orders = data["orders"]["items"]
+        assert len(orders) == limit and data["orders"]["pagination"]["total"] == 25
+        assert all(len(order["tickets"]["items"]) == 2 for order in orders)
+        assert {order["event"]["title"] for order in orders} == {"Event 0", "Event 1", "Event 2"}
+        assert all(
+            ticket["order"]["id"] == order["id"] and ticket["ticketType"]["name"] == "Regular"
+            for order in orders
+            for ticket in order["tickets"]["items"]
+        )
+        queries = [sql for sql in counter.statements if "pg_advisory_unlock_all" not in sql]
+        counts[limit] = len(queries)
+    # The credential, the orders page and its count, their events, timeslots and the timeslots'
+    # ticket types, the tickets page and its counts, the tickets' ticket types and orders:
+    # the same for 5 orders as for 25.
+    assert counts[5] == counts[25], counts
+    assert counts[25] <= 11, "\n".join(sql[:90] for sql in queries)
+
+
+def nested(depth: int) -> str:
+    """A query ``depth`` levels deep: order -> tickets -> items -> order -> ..."""
+    query = "id"
+    for level in range(depth):
+        query = f"order {{ {query} }}" if level % 2 == 0 else f"tickets {{ items {{ {query} }} }}"
+    return f'{{ ticket(id: "00000000-0000-4000-8000-000000000000") {{ {query} }} }}'
+
+
+async def test_a_query_deeper_than_the_limit_is_rejected(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    deep = await graphql(client, tenant.headers, nested(MAX_DEPTH + 2))
+    assert set(gql_error_codes(deep)) == {"GRAPHQL_VALIDATION_FAILED"} and deep["data"] is None
+    assert "exceeds maximum operation depth" in deep["errors"][0]["message"]
+    shallow = await graphql(client, tenant.headers, nested(3))
+    assert gql_error_codes(shallow) == ["NOT_FOUND"]
+
+
+async def test_too_many_aliases_are_rejected(client: AsyncClient, tenant: Tenant) -> None:
+    fields = " ".join(f"a{i}: viewer {{ email }}" for i in range(MAX_ALIASES + 1))
+    body = await graphql(client, tenant.headers, f"{{ {fields} }}")
+    assert gql_error_codes(body) == ["GRAPHQL_VALIDATION_FAILED"]
+    assert "aliases" in body["errors"][0]["message"]
+    few = " ".join(f"a{i}: viewer {{ email }}" for i in range(3))
+    assert set(gql_data(await graphql(client, tenant.headers, f"{{ {few} }}"))) == {
+        "a0",
+        "a1",
+        "a2",
+    }
+
+
+COSTLY = """
+query($outer: Int, $inner: Int) {
+  events(limit: $outer) {
+    items { orders(limit: $inner) { items { tickets(limit: 100) { items { id } } } } }
+  }
+}
+"""
+
+
+async def test_a_query_that_may_return_too_many_items_is_rejected(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    body = await graphql(client, tenant.headers, COSTLY, {"outer": 100, "inner": 100})
+    assert gql_error_codes(body) == ["GRAPHQL_VALIDATION_FAILED"] and body["data"] is None
+    assert f"the limit is {MAX_COST}" in body["errors"][0]["message"]
+    # 10 + 10 * 10 + 10 * 10 * 100 items is within the limit.
+    small = await graphql(client, tenant.headers, COSTLY, {"outer": 10, "inner": 10})
+    assert gql_data(small)["events"] == {"items": []}
+
+
+async def test_page_size_has_the_rest_bounds(client: AsyncClient, tenant: Tenant) -> None:
+    venue = await create_venue(client, tenant)
+    body = await graphql(
+        client,
+        tenant.headers,
+        """query($id: ID!) { event(id: $id) { title tickets(limit: 101) { items { id } } } }""",
+        {"id": venue.event["id"]},
+    )
+    assert body["data"] == {"event": {"title": "Concert", "tickets": None}}
+    assert gql_error_codes(body) == ["BAD_USER_INPUT"]
+    assert body["errors"][0]["extensions"]["errors"][0]["field"] == "limit"
