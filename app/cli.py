@@ -145,6 +145,12 @@ def cmd_dev_idp_token(args: argparse.Namespace) -> None:
     sys.stdout.write(token + "\n")
 
 
+def cmd_demo(args: argparse.Namespace) -> None:
+    from app.demo import run
+
+    run(args.database, args.reset, args.host, args.port)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ticketing", description="Event-ticketing API service")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -157,6 +163,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "worker", help="run the webhook worker (arq; needs REDIS_URL)"
     ).set_defaults(handler=cmd_worker)
+
+    demo = commands.add_parser(
+        "demo", help="seed a demo organization on SQLite and serve it (no other services needed)"
+    )
+    demo.add_argument("--host", default="127.0.0.1")
+    demo.add_argument("--port", type=int, default=8000)
+    demo.add_argument(
+        "--database",
+        default=None,
+        help="SQLite file (default: DATABASE_URL if set, else ./ticketing-demo.sqlite3)",
+    )
+    demo.add_argument("--reset", action="store_true", help="delete the SQLite file and reseed")
+    demo.set_defaults(handler=cmd_demo)
 
     commands.add_parser("migrate", help="apply database migrations").set_defaults(
         handler=cmd_migrate

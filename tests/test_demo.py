@@ -1,0 +1,157 @@
+"""``ticketing demo`` on SQLite, as a new user runs it: no PostgreSQL, no Redis, a printed key."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import socket
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support import ok
+
+pytestmark = pytest.mark.slow
+
+TICKETING = str(Path(sys.executable).with_name("ticketing"))
+START_TIMEOUT_SECONDS = 60.0
+KEY_LINE = re.compile(r"^API key .*: (tk_live_[A-Za-z0-9]+)$", re.MULTILINE)
+LAST_LINE = "Press Ctrl+C to stop."
+ORGANIZATION_LINE = re.compile(r"seeded organization .* \(([0-9a-f-]{36})\)")
+
+
+@dataclass(frozen=True)
+class Demo:
+    base_url: str
+    key: str
+    organization_id: str
+    banner: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+def at(timestamp: str) -> datetime:
+    return datetime.fromisoformat(timestamp)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def demo_environment() -> dict[str, str]:
+    """The test run's environment without the settings that point at its PostgreSQL."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if not name.startswith("TICKETING_") and name not in {"DATABASE_URL", "REDIS_URL"}
+    }
+
+
+async def wait_until_serving(base_url: str, deadline: float) -> None:
+    async with httpx.AsyncClient(base_url=base_url, timeout=2) as client:
+        while True:
+            try:
+                await client.get("/schema/openapi.json")
+                return
+            except httpx.TransportError:
+                if asyncio.get_running_loop().time() > deadline:
+                    raise
+                await asyncio.sleep(0.1)
+
+
+@asynccontextmanager
+async def running_demo(database: Path, *extra: str) -> AsyncIterator[Demo]:
+    """Start the demo, read its banner until the key line, wait until it serves; stop it after."""
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        TICKETING,
+        "demo",
+        "--port",
+        str(port),
+        "--database",
+        str(database),
+        *extra,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=demo_environment(),
+        cwd=database.parent,
+    )
+    try:
+        assert process.stdout is not None
+        deadline = asyncio.get_running_loop().time() + START_TIMEOUT_SECONDS
+        banner: list[str] = []
+        while not banner or banner[-1].strip() != LAST_LINE:
+            remaining = deadline - asyncio.get_running_loop().time()
+            line = (await asyncio.wait_for(process.stdout.readline(), remaining)).decode()
+            assert line, "the demo exited before printing its banner:\n" + "".join(banner)
+            banner.append(line)
+        text = "".join(banner)
+        key = KEY_LINE.search(text)
+        organization = ORGANIZATION_LINE.search(text)
+        assert key is not None and organization is not None, text
+        base_url = f"http://127.0.0.1:{port}"
+        await wait_until_serving(base_url, deadline)
+        yield Demo(base_url, key.group(1), organization.group(1), text)
+    finally:
+        process.terminate()
+        try:
+            await asyncio.wait_for(process.wait(), 10)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+async def test_demo_serves_seeded_data_and_reuses_it_on_restart(tmp_path: Path) -> None:
+    database = tmp_path / "demo.sqlite3"
+    async with running_demo(database) as demo:
+        assert f"{demo.base_url}/schema" in demo.banner
+        assert f"{demo.base_url}/graphql" in demo.banner
+        assert f'curl -H "Authorization: Bearer {demo.key}" {demo.base_url}/whoami' in demo.banner
+        async with httpx.AsyncClient(base_url=demo.base_url, timeout=10) as client:
+            me = ok(await client.get("/whoami", headers=demo.headers))
+            assert me["email"] == "demo@example.com" and me["organization"]
+            events = ok(
+                await client.get("/events", params={"sort": "starts_at:asc"}, headers=demo.headers)
+            )["data"]
+            assert len(events) == 3
+            statuses: set[str] = set()
+            for event in events:
+                orders = ok(
+                    await client.get(
+                        "/orders", params={"event_id": event["id"]}, headers=demo.headers
+                    )
+                )
+                statuses |= {order["status"] for order in orders["data"]}
+                tickets = ok(
+                    await client.get(f"/events/{event['id']}/tickets", headers=demo.headers)
+                )
+                statuses |= {ticket["status"] for ticket in tickets["data"]}
+            assert statuses >= {"pending", "confirmed", "cancelled", "valid", "scanned"}
+            scanners = ok(await client.get("/scanners", headers=demo.headers))["data"]
+            assert {scanner["profile_id"] is None for scanner in scanners} == {True, False}
+            past, today, future = events
+            now = datetime.now(UTC)
+            assert at(past["starts_at"]) < now < at(future["starts_at"])
+            slots = ok(await client.get(f"/events/{today['id']}/timeslots", headers=demo.headers))
+            assert any(at(s["starts_at"]) <= now <= at(s["ends_at"]) for s in slots["data"])
+        first = demo
+
+    async with running_demo(database) as again:
+        assert again.organization_id == first.organization_id
+        assert again.key != first.key
+        async with httpx.AsyncClient(base_url=again.base_url, timeout=10) as client:
+            assert (
+                ok(await client.get("/events", headers=again.headers))["pagination"]["total"] == 3
+            )
+            ok(await client.get("/whoami", headers=first.headers))
