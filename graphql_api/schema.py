@@ -24,3 +24,7 @@ schema = TicketingSchema(
 
 def sdl() -> str:
     return str(schema) + "\n"
+
+
+if __name__ == "__main__":
+    SDL_PATH.write_text(sdl())
