@@ -1,0 +1,138 @@
+"""The ``ticketing`` command line (CONTRACT.md section 9), run as an operator runs it.
+
+Each command is a subprocess against this run's database; every create command prints exactly one
+JSON object on stdout, and a failure prints one line on stderr and exits non-zero.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from httpx import AsyncClient
+
+from tests.support import ok, problem
+
+TICKETING = str(Path(sys.executable).with_name("ticketing"))
+COMMAND_TIMEOUT_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        """The single JSON object a successful command prints."""
+        assert self.code == 0, self.stderr
+        assert self.stdout.endswith("\n") and self.stdout.count("\n") == 1, self.stdout
+        value = json.loads(self.stdout)
+        assert isinstance(value, dict)
+        return value
+
+    def failure(self) -> str:
+        """The one-line message of a failed command (nothing on stdout)."""
+        assert self.code != 0 and self.stdout == "", (self.code, self.stdout)
+        lines = self.stderr.strip().splitlines()
+        assert len(lines) == 1, self.stderr
+        return lines[0]
+
+
+async def ticketing(*args: str, **env: str) -> Outcome:
+    process = await asyncio.create_subprocess_exec(
+        TICKETING,
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **env},
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_SECONDS)
+    return Outcome(process.returncode or 0, stdout.decode(), stderr.decode())
+
+
+@pytest.fixture
+async def migrated(database: None) -> None:
+    """The run's database, migrated by the session fixture."""
+
+
+async def test_operator_walkthrough(client: AsyncClient, migrated: None) -> None:
+    name = f"CLI Org {uuid.uuid4().hex[:6]}"
+    org = (await ticketing("org", "create", "--name", name, "--currency", "USD")).json()
+    assert org == {"id": org["id"], "name": name, "currency": "USD"}
+    uuid.UUID(org["id"])
+
+    email = f"Ops-{uuid.uuid4().hex[:6]}@Example.com"
+    user = (await ticketing("user", "create", "--org", org["id"], "--email", email)).json()
+    assert user == {"id": user["id"], "email": email.lower(), "organization_id": org["id"]}
+
+    created = (
+        await ticketing(
+            "api-key", "create", "--org", org["id"], "--user-email", email,
+            "--scopes", "events.read orders.read", "--name", "reporting",
+        )
+    ).json()  # fmt: skip
+    assert set(created) == {"id", "key", "scopes"}
+    assert created["scopes"] == ["events.read", "orders.read"]
+    assert created["key"].startswith("tk_live_")
+    headers = {"Authorization": f"Bearer {created['key']}"}
+    me = ok(await client.get("/whoami", headers=headers))
+    assert me == {"uid": user["id"], "email": email.lower(), "organization": name}
+    ok(await client.get("/events", headers=headers))
+    problem(await client.get(f"/events/{uuid.uuid4()}/tickets", headers=headers), 403)
+
+    revoked = (await ticketing("api-key", "revoke", created["id"])).json()
+    assert revoked == {"id": created["id"], "revoked": True}
+    problem(await client.get("/whoami", headers=headers), 401)
+
+
+async def test_failures_print_one_line_and_exit_non_zero(migrated: None) -> None:
+    org = (await ticketing("org", "create", "--name", "Failing Org")).json()
+    assert org["currency"] == "EUR"
+    missing = str(uuid.uuid4())
+    failures = await asyncio.gather(
+        ticketing("org", "create", "--name", "X", "--currency", "euro"),
+        ticketing("user", "create", "--org", missing, "--email", "a@example.com"),
+        ticketing("user", "create", "--org", org["id"], "--email", "not-an-email"),
+        ticketing(
+            "api-key",
+            "create",
+            "--org",
+            org["id"],
+            "--user-email",
+            "nobody@example.com",
+            "--scopes",
+            "events.read",
+        ),
+        ticketing("api-key", "revoke", missing),
+    )
+    messages = [outcome.failure() for outcome in failures]
+    assert "currency" in messages[0]
+    assert missing in messages[1]
+    assert "email" in messages[2]
+    assert "nobody@example.com" in messages[3]
+    assert missing in messages[4]
+
+
+async def test_unknown_scope_and_bad_settings_are_refused(migrated: None) -> None:
+    org = (await ticketing("org", "create", "--name", "Scoped Org")).json()
+    email = f"s-{uuid.uuid4().hex[:6]}@example.com"
+    (await ticketing("user", "create", "--org", org["id"], "--email", email)).json()
+    unknown, empty, settings = await asyncio.gather(
+        ticketing(
+            "api-key", "create", "--org", org["id"], "--user-email", email,
+            "--scopes", "events.read tickets.delete",
+        ),
+        ticketing("api-key", "create", "--org", org["id"], "--user-email", email, "--scopes", ""),
+        ticketing("org", "create", "--name", "X", DATABASE_URL="mysql://localhost/db"),
+    )  # fmt: skip
+    assert "tickets.delete" in unknown.failure()
+    assert "scope" in empty.failure()
+    assert "DATABASE_URL" in settings.failure()
