@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from httpx import AsyncClient
 
 from tests.support import (
@@ -710,3 +711,19 @@ async def test_graphiql_page_loads_without_a_credential(client: AsyncClient) -> 
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert "graphiql" in response.text.lower()
+
+
+async def test_an_unexpected_failure_is_masked_logged_and_contained(
+    client: AsyncClient, tenant: Tenant, monkeypatch: pytest.MonkeyPatch, caplog: Any
+) -> None:
+    async def broken(principal: Any) -> None:
+        raise RuntimeError("password=hunter2 at db-7")
+
+    monkeypatch.setattr("graphql_api.resolvers.whoami", broken)
+    body = await graphql(
+        client, tenant.headers, "{ viewer { email } events { pagination { total } } }"
+    )
+    assert body["data"] == {"viewer": None, "events": {"pagination": {"total": 0}}}
+    assert gql_error_codes(body) == ["INTERNAL_SERVER_ERROR"]
+    assert "hunter2" not in str(body)
+    assert any("hunter2" in str(record.exc_info) for record in caplog.records if record.exc_info)
