@@ -987,3 +987,23 @@ async def test_idp_keys_from_a_url_and_the_audience_check(
     ):
         url, _ = await authorize_url(oauth, tenant, idp_dir, token=token)
         assert redirect_params(await browser.get(url))["error"] == "access_denied"
+
+
+async def test_malformed_parameters_are_refused_not_crashing(
+    browser: httpx.AsyncClient, client: httpx.AsyncClient, register: Callable[..., Any]
+) -> None:
+    registered = await register()
+    base = {"response_type": "code", "client_id": registered.client_id}
+    for params in (
+        {"response_type": 'co"de', "redirect_uri": REDIRECT_URI},
+        {"redirect_uri": 'https://x"y'},
+    ):
+        page = await browser.get("/oauth2/authorize", params={**base, **params})
+        assert page.status_code == 400 and "location" not in page.headers
+        assert page.headers["content-type"].startswith("text/html")
+    response = await client.post(
+        "/oauth2/token",
+        content=b"grant_type=client_credentials&a%22=1&a%22=2",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    token_error(response, 400, "invalid_request")

@@ -301,19 +301,33 @@ def _error_outcome(error: OAuth2Error) -> Outcome:
     return Outcome(status, body, list(headers))
 
 
+def _guarded(call: Callable[[], T]) -> T | Outcome:
+    """Run an authlib call. authlib quotes some parameters (``response_type``, ``redirect_uri``)
+    in its error descriptions and raises ValueError when one holds a character RFC 6749 forbids
+    there (``"`` or a backslash); such a request is malformed, and is answered as one (not
+    redirected)."""
+    try:
+        return call()
+    except ValueError as error:
+        if "forbidden characters" not in str(error):
+            raise
+        return _error_outcome(
+            InvalidRequestError("A parameter holds characters that OAuth 2.0 does not allow")
+        )
+
+
 async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
     """``POST /oauth2/token``: RFC 6749 section 5 responses."""
     names = [name for name, _ in pairs]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        return _error_outcome(InvalidRequestError(f"Repeated parameter: {repeated[0]}"))
+    if len(set(names)) != len(names):
+        return _error_outcome(InvalidRequestError("A parameter is repeated"))
     if "grant_type" not in names:
         return _error_outcome(InvalidRequestError("Missing grant_type"))
     try:
         request = Request("POST", "/oauth2/token", pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
-    return await anyio.to_thread.run_sync(server.create_token_response, request)
+    return await anyio.to_thread.run_sync(_guarded, partial(server.create_token_response, request))
 
 
 async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
@@ -323,7 +337,7 @@ async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str |
     except OAuth2Error as error:
         return _error_outcome(error)
     return await anyio.to_thread.run_sync(
-        server.create_endpoint_response, Revocation.ENDPOINT_NAME, request
+        _guarded, partial(server.create_endpoint_response, Revocation.ENDPOINT_NAME, request)
     )
 
 
@@ -352,7 +366,7 @@ async def validate_authorization(pairs: list[tuple[str, str]]) -> ValidRequest |
             scope=request.scope,
         )
 
-    return await anyio.to_thread.run_sync(validate)
+    return await anyio.to_thread.run_sync(_guarded, validate)
 
 
 async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject | None) -> Outcome:
@@ -366,7 +380,7 @@ async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject 
             return _error_outcome(error)
         return server.create_authorization_response(request, grant_user=subject, grant=grant)
 
-    return await anyio.to_thread.run_sync(complete)
+    return await anyio.to_thread.run_sync(_guarded, complete)
 
 
 def error_redirect(valid: ValidRequest, error: OAuth2Error) -> Outcome:
