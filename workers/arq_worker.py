@@ -12,6 +12,7 @@ import contextlib
 import logging
 import signal
 import time
+from dataclasses import replace
 from typing import Any
 
 import redis.exceptions
@@ -19,6 +20,7 @@ from arq import cron, func
 from arq.connections import RedisSettings
 from arq.worker import Worker
 
+from app.logging import configure_logging
 from app.services.webhook_delivery import DELIVERY_TIMEOUT_SECONDS, delivery_client
 from app.settings import Settings
 from workers.jobs import deliver, recover, relay
@@ -29,6 +31,7 @@ JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 10
 """Bounds every job; arq takes a job of a killed worker up again this long plus 10 s later."""
 MAX_DELIVER_TRIES = 100
 """arq's own retry bound, far above the attempts the delivery log allows (it decides)."""
+SHUTDOWN_SECONDS = 5.0
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
@@ -48,7 +51,8 @@ def worker_options(settings: Settings, ctx: dict[str, Any]) -> dict[str, Any]:
             cron(recover, name=f"recover:{settings.queue_name}", second={0}),
         ],
         "queue_name": settings.queue_name,
-        "redis_settings": RedisSettings.from_dsn(settings.redis_url or ""),
+        # One connection try: run_worker's own backoff handles an outage, without arq's 5 tries.
+        "redis_settings": replace(RedisSettings.from_dsn(settings.redis_url or ""), conn_retries=0),
         "ctx": ctx,
         "handle_signals": False,
         "job_timeout": JOB_TIMEOUT_SECONDS,
@@ -73,15 +77,18 @@ async def run_worker(settings: Settings) -> None:
             try:
                 await worker.main()
             except REDIS_ERRORS as error:
-                logger.warning("Redis is unavailable (%s); retrying in %.0f s", error, delay)
+                logger.warning("Redis is unavailable (%s); trying again shortly", error)
             finally:
                 with contextlib.suppress(*REDIS_ERRORS):
                     await worker.close()
-            delay = 1.0 if time.monotonic() - started > 60 else min(delay * 2, 30.0)
+            delay = 1.0 if time.monotonic() - started > 60 else min(delay * 2, 10.0)
             await asyncio.sleep(delay)
     finally:
         await client.aclose()
-        await stop_engine(DB)
+        # A job cancelled at shutdown can leave a connection checked out, and closing the pool
+        # waits for every connection: bound the wait so that SIGTERM always ends the process.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop_engine(DB), SHUTDOWN_SECONDS)
 
 
 def main(settings: Settings) -> None:
@@ -96,5 +103,6 @@ def main(settings: Settings) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await run_worker(settings)
 
+    configure_logging(settings.log_level)
     logging.getLogger("arq").setLevel(logging.WARNING)
     asyncio.run(supervised())
