@@ -1007,3 +1007,10 @@ async def test_malformed_parameters_are_refused_not_crashing(
         headers={"Content-Type": "application/x-www-form-urlencoded"},
     )
     token_error(response, 400, "invalid_request")
+    for authorization in ("Basic ", "Basic ###", "Basic " + base64.b64encode(b"\xff:x").decode()):
+        response = await client.post(
+            "/oauth2/token",
+            data={"grant_type": "client_credentials"},
+            headers={"Authorization": authorization},
+        )
+        token_error(response, 401, "invalid_client")

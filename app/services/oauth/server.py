@@ -10,6 +10,8 @@ statement or transaction (see ``grants.py``), so the thread hop adds latency, no
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -23,6 +25,7 @@ import anyio.to_thread
 from authlib.oauth2 import AuthorizationServer, OAuth2Error, OAuth2Request
 from authlib.oauth2.rfc6749 import grants
 from authlib.oauth2.rfc6749.errors import (
+    InvalidClientError,
     InvalidGrantError,
     InvalidRequestError,
     InvalidScopeError,
@@ -81,6 +84,23 @@ class _Payload(OAuth2Payload):
         return self._datalist
 
 
+def _checked_authorization(authorization: str | None) -> str | None:
+    """The Authorization header, if its HTTP Basic credentials can be read at all (authlib's own
+    parsing fails with a server error on an empty or non-UTF-8 one)."""
+    if authorization is None:
+        return None
+    scheme, _, credentials = authorization.strip().partition(" ")
+    if scheme.lower() != "basic":
+        return authorization
+    try:
+        decoded = base64.b64decode(credentials.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        decoded = ""
+    if ":" not in decoded:
+        raise InvalidClientError(status_code=401, description="Malformed HTTP Basic credentials")
+    return f"Basic {credentials.strip()}"
+
+
 class Request(OAuth2Request):
     """An HTTP request as authlib sees it: parameters of the query (GET) or the form (POST).
 
@@ -91,6 +111,7 @@ class Request(OAuth2Request):
     def __init__(
         self, method: str, path: str, pairs: list[tuple[str, str]], authorization: str | None
     ) -> None:
+        authorization = _checked_authorization(authorization)
         headers = {"Authorization": authorization} if authorization else {}
         super().__init__(method, get_settings().public_url + path, headers=headers)
         self.payload = _Payload(pairs)
