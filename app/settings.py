@@ -33,6 +33,7 @@ class Settings:
     signing_key_file: Path | None
     graphiql: bool
     log_level: str
+    rate_limit_per_minute: int
 
     @property
     def is_sqlite(self) -> bool:
@@ -136,6 +137,7 @@ def load_settings() -> Settings:
         signing_key_file=_existing_file("TICKETING_SIGNING_KEY_FILE"),
         graphiql=_flag("TICKETING_GRAPHIQL", True),
         log_level=log_level,
+        rate_limit_per_minute=int(_number("TICKETING_RATE_LIMIT_PER_MINUTE", 6000, 0)),
     )
 
 

@@ -247,6 +247,7 @@ async def main() -> None:
     database_url = f"{args.postgres}/{name}"
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)
+    os.environ["TICKETING_RATE_LIMIT_PER_MINUTE"] = "0"
     sys.path.insert(0, str(ROOT))
     admin = await asyncpg.connect(f"{args.postgres}/postgres")
     await admin.execute(f'CREATE DATABASE "{name}"')

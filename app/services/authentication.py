@@ -9,6 +9,7 @@ from app.errors import Unauthenticated
 from app.principal import Principal
 from app.services.api_keys import PREFIX, authenticate_api_key
 from app.services.oauth.tokens import authenticate_access_token
+from app.services.rate_limits import enforce_rate_limit
 
 
 def bearer_token(authorization: str | None) -> str:
@@ -25,7 +26,11 @@ def bearer_token(authorization: str | None) -> str:
 
 
 async def authenticate(authorization: str | None) -> Principal:
+    """The caller's principal, counted against its rate limit (429 once over it)."""
     token = bearer_token(authorization)
     if token.startswith(PREFIX):
-        return await authenticate_api_key(token)
-    return await authenticate_access_token(token)
+        principal = await authenticate_api_key(token)
+    else:
+        principal = await authenticate_access_token(token)
+    await enforce_rate_limit(principal)
+    return principal

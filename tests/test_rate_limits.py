@@ -1,0 +1,82 @@
+"""Rate limits per credential (CONTRACT.md section 1): 429 with ``Retry-After``, in-process and in
+Redis, with a small limit so the tests stay quick."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from httpx import AsyncClient
+
+from app.errors import RateLimited
+from app.services.rate_limits import MemoryCounter, RedisCounter, check_rate
+from app.settings import get_settings
+from tests.support import Tenant, key_for, ok, problem
+
+REDIS_URL = os.environ["TEST_REDIS_URL"]
+
+
+@pytest.fixture
+def small_limit(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[int]:
+    """A limit of 3 requests a minute, counted in-process or in Redis (``request.param``)."""
+    monkeypatch.setenv("TICKETING_RATE_LIMIT_PER_MINUTE", "3")
+    if getattr(request, "param", "memory") == "redis":
+        monkeypatch.setenv("REDIS_URL", REDIS_URL)
+    get_settings.cache_clear()
+    yield 3
+    monkeypatch.undo()
+    get_settings.cache_clear()
+
+
+@pytest.mark.parametrize("small_limit", ["memory", "redis"], indirect=True)
+async def test_over_the_limit_is_429_with_retry_after(
+    client: AsyncClient, tenant: Tenant, small_limit: int
+) -> None:
+    for _ in range(small_limit):
+        ok(await client.get("/whoami", headers=tenant.headers))
+    limited = await client.get("/events", headers=tenant.headers)
+    body = problem(limited, 429)
+    assert "3 requests per minute" in body["detail"]
+    assert 1 <= int(limited.headers["retry-after"]) <= 60
+    other_key = await key_for(tenant, ["events.read"])
+    ok(await client.get("/events", headers=other_key))
+    problem(await client.get("/whoami", headers={"Authorization": "Bearer tk_live_x"}), 401)
+
+
+async def test_window_resets_and_retry_after_counts_down() -> None:
+    counter = MemoryCounter()
+    start = 1_800_000_000.0  # a window boundary (a multiple of 60)
+    for offset in (0.0, 10.0):
+        await check_rate("key:a", limit=2, counter=counter, now=start + offset)
+    with pytest.raises(RateLimited) as early:
+        await check_rate("key:a", limit=2, counter=counter, now=start + 0.5)
+    assert early.value.retry_after == 60
+    with pytest.raises(RateLimited) as late:
+        await check_rate("key:a", limit=2, counter=counter, now=start + 59.5)
+    assert late.value.retry_after == 1
+    await check_rate("key:b", limit=2, counter=counter, now=start + 59.5)
+    await check_rate("key:a", limit=2, counter=counter, now=start + 60)
+
+
+async def test_zero_disables_the_limit() -> None:
+    counter = MemoryCounter()
+    for _ in range(50):
+        await check_rate("key:unlimited", limit=0, counter=counter, now=1_800_000_000.0)
+
+
+async def test_replicas_share_the_count_in_redis() -> None:
+    first, second = RedisCounter(REDIS_URL), RedisCounter(REDIS_URL)
+    credential = f"key:{uuid.uuid4()}"
+    now = 1_800_000_000.0
+    await check_rate(credential, limit=2, counter=first, now=now)
+    await check_rate(credential, limit=2, counter=second, now=now)
+    with pytest.raises(RateLimited):
+        await check_rate(credential, limit=2, counter=first, now=now + 1)
+
+
+async def test_unreachable_redis_lets_requests_through() -> None:
+    unreachable = RedisCounter("redis://127.0.0.1:1/0")
+    for _ in range(3):
+        await check_rate("key:outage", limit=1, counter=unreachable, now=1_800_000_000.0)
