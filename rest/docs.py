@@ -14,18 +14,19 @@ ERROR_DESCRIPTIONS = {
     409: "Conflicts with the current state",
     413: "Body larger than 1 MiB",
     415: "Body is not JSON",
+    429: "Too many requests with this credential; retry after `Retry-After` seconds",
 }
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
-    """Response specs for 401 plus ``statuses``, all with a problem+json body."""
+    """Response specs for 401, 429 and ``statuses``, all with a problem+json body."""
     return {
         status: ResponseSpec(
             data_container=Problem,
             description=ERROR_DESCRIPTIONS[status],
             media_type=PROBLEM_MEDIA_TYPE,
         )
-        for status in sorted({401, *statuses})
+        for status in sorted({401, 429, *statuses})
     }
 
 

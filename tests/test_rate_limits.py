@@ -80,3 +80,9 @@ async def test_unreachable_redis_lets_requests_through() -> None:
     unreachable = RedisCounter("redis://127.0.0.1:1/0")
     for _ in range(3):
         await check_rate("key:outage", limit=1, counter=unreachable, now=1_800_000_000.0)
+
+
+async def test_every_route_documents_the_429(client: AsyncClient) -> None:
+    document = ok(await client.get("/schema/openapi.json"))
+    for path in ("/whoami", "/events", "/orders", "/events/{event_id}/tickets"):
+        assert "429" in document["paths"][path]["get"]["responses"], path
