@@ -121,6 +121,7 @@ class CostLimiter(SchemaExtension):
     def on_validate(self) -> Iterator[None]:
         context = self.execution_context
         document = context.graphql_document
+        variables = context.variables or {}
         if document is not None:
             fragments = {
                 d.name.value: d
@@ -130,9 +131,7 @@ class CostLimiter(SchemaExtension):
             for definition in document.definitions:
                 if not isinstance(definition, OperationDefinitionNode):
                     continue
-                cost = operation_cost(
-                    context.schema._schema, definition, fragments, context.variables or {}
-                )
+                cost = operation_cost(context.schema._schema, definition, fragments, variables)
                 if cost > MAX_COST:
                     context.pre_execution_errors = [
                         GraphQLError(

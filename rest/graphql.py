@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cross_web import HTTPException
 from litestar import Request, Response, get, post
 from litestar.background_tasks import BackgroundTasks
 from litestar.di import NamedDependency, Provide
@@ -27,6 +28,7 @@ from app.settings import Settings
 from graphql_api.context import Context
 from graphql_api.dataloaders import Loaders
 from graphql_api.schema import schema
+from rest.problems import Problem, problem_response
 
 
 def _settings(request: Request[Any, Any, Any]) -> Settings:
@@ -57,6 +59,14 @@ def _sub_response() -> Response[Any]:
 
 async def _no_root_value() -> None:
     return None
+
+
+def _refusal(error: HTTPException) -> Response[Problem]:
+    slug, title = {
+        405: ("method-not-allowed", "Method not allowed"),
+        415: ("unsupported-media-type", "Unsupported media type"),
+    }.get(error.status_code, ("bad-request", "Bad request"))
+    return problem_response(error.status_code, slug, title, error.reason)
 
 
 _StrawberryController = make_graphql_controller(
@@ -96,6 +106,16 @@ class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type
     ) -> Response[Any]:
         self.temporal_response = response
         return await self.execute_request(request=request, context=context, root_value=root_value)
+
+    async def execute_request(
+        self, request: Request[Any, Any, Any], context: Any, root_value: Any
+    ) -> Response[Any]:
+        """Strawberry's own HTTP refusals (malformed JSON, a mutation over GET, bad
+        ``variables``) as problem details, like every other error of the API."""
+        try:
+            return await self.run(request, context=context, root_value=root_value)
+        except HTTPException as error:
+            return _refusal(error)
 
     async def render_graphql_ide(self, request: Request[Any, Any, Any]) -> Response[str]:
         if not _settings(request).graphiql:

@@ -18,6 +18,7 @@ from tests.support import (
     key_for,
     ok,
     place_order,
+    problem,
 )
 
 BROWSE = """
@@ -701,9 +702,29 @@ async def test_queries_run_over_get_and_mutations_only_over_post(
         },
         headers=tenant.headers,
     )
-    assert mutation.status_code in {400, 405}
+    assert problem(mutation, 400)["detail"] == "mutations are not allowed when using GET"
     events = ok(await client.get("/events", headers=tenant.headers))["data"]
     assert [e["title"] for e in events] == ["Over GET"]
+
+
+async def test_malformed_requests_are_problem_details(client: AsyncClient, tenant: Tenant) -> None:
+    not_json = await client.post(
+        "/graphql",
+        content=b'{"query": ',
+        headers={**tenant.headers, "Content-Type": "application/json"},
+    )
+    assert problem(not_json, 400)["detail"] == "Unable to parse request body as JSON"
+    for variables in ([1], "x"):
+        response = await client.post(
+            "/graphql",
+            json={"query": "{ viewer { email } }", "variables": variables},
+            headers=tenant.headers,
+        )
+        assert "variables" in problem(response, 400)["detail"]
+    form = await client.post(
+        "/graphql", data={"query": "{ viewer { email } }"}, headers=tenant.headers
+    )
+    problem(form, 415)
 
 
 async def test_graphiql_page_loads_without_a_credential(client: AsyncClient) -> None:
