@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
-from httpx import AsyncClient
+from httpx import ASGITransport, AsyncClient
 
 from tests.support import (
     Tenant,
@@ -748,3 +749,18 @@ async def test_an_unexpected_failure_is_masked_logged_and_contained(
     assert gql_error_codes(body) == ["INTERNAL_SERVER_ERROR"]
     assert "hunter2" not in str(body)
     assert any("hunter2" in str(record.exc_info) for record in caplog.records if record.exc_info)
+
+
+async def test_graphiql_can_be_turned_off(database: None, tenant: Tenant) -> None:
+    from app.settings import get_settings
+    from rest.app import create_app
+
+    app = create_app(dataclasses.replace(get_settings(), graphiql=False))
+    async with AsyncClient(
+        transport=ASGITransport(app=app), base_url="http://testserver.local"
+    ) as off:
+        html = {"Accept": "text/html"}
+        assert (await off.get("/graphql", headers=html)).status_code == 401
+        assert (await off.get("/graphql", headers={**html, **tenant.headers})).status_code == 404
+        body = await graphql(off, tenant.headers, "{ viewer { email } }")
+        assert gql_data(body) == {"viewer": {"email": tenant.email}}
