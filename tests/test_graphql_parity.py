@@ -22,6 +22,7 @@ from tests.support import (
     ok,
     place_order,
 )
+from tests.test_webhooks_delivery import emit, relay_refs
 
 NESTED = {
     "metadata_fields": "id key name value",
@@ -287,3 +288,34 @@ async def test_a_scan_gives_the_same_outcome_and_fields_through_rest_and_graphql
     rest, graph = await scan_both_ways(client, tenant, first["id"])
     assert rest["status"] == "scanned" and rest["scannedBefore"] is True
     assert graph == rest and graph["scannedAt"] == rest_valid["scannedAt"]
+
+
+async def test_the_delivery_log_is_the_same_through_rest_and_graphql(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    webhook = ok(
+        await client.post(
+            "/webhooks",
+            json={"url": "https://127.0.0.1:9/h", "event_types": ["order.created"]},
+            headers=tenant.headers,
+        ),
+        201,
+    )
+    for n in range(3):
+        await emit(tenant, "order.created", {"n": n})
+    await relay_refs(tenant)
+    rest = ok(await client.get(f"/webhooks/{webhook['id']}/deliveries", headers=tenant.headers))
+    assert rest["pagination"]["total"] == 3
+    fields = selection({k: v for k, v in rest["data"][0].items() if k != "attempt_log"})
+    attempts = "attemptLog { attempt statusCode error durationMs startedAt }"
+    data = gql_data(
+        await graphql(
+            client,
+            tenant.headers,
+            f"""query($id: ID!) {{ webhookDeliveries(webhookId: $id) {{
+                  items {{ {fields} {attempts} }} pagination {{ total limit offset hasMore }}
+                }} }}""",
+            {"id": webhook["id"]},
+        )
+    )
+    assert data["webhookDeliveries"] == as_graphql_page(rest)
