@@ -19,7 +19,7 @@ from app.schemas import events as event_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
-from graphql_api.context import Info, loaders_of
+from graphql_api.context import Info, loaders_of, principal_of
 from graphql_api.dataloaders import list_args
 
 T = TypeVar("T")
@@ -138,6 +138,7 @@ class Event:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[Ticket] | None:
+        principal_of(info, "tickets.read")
         args = list_args(
             order_id=None if order_id is None else parse_id(order_id, "order_id"),
             limit=limit,
