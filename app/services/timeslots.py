@@ -54,6 +54,16 @@ def to_timeslot(row: dict[str, Any], ticket_type_ids: list[UUID]) -> Timeslot:
     )
 
 
+def _period(starts_from: datetime | None, starts_until: datetime | None) -> list[Combinable]:
+    """Conditions keeping the timeslots that start in ``[starts_from, starts_until)``."""
+    where: list[Combinable] = []
+    if starts_from is not None:
+        where.append(TimeslotTable.starts_at >= require_offset(starts_from, "from"))
+    if starts_until is not None:
+        where.append(TimeslotTable.starts_at < require_offset(starts_until, "until"))
+    return where
+
+
 async def list_timeslots(
     principal: Principal,
     event_id: UUID,
@@ -67,11 +77,7 @@ async def list_timeslots(
     """Timeslots starting in ``[starts_from, starts_until)``; three statements per page."""
     principal.require("events.read")
     params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    where: list[Combinable] = [TimeslotTable.event_id == event_id]
-    if starts_from is not None:
-        where.append(TimeslotTable.starts_at >= require_offset(starts_from, "from"))
-    if starts_until is not None:
-        where.append(TimeslotTable.starts_at < require_offset(starts_until, "until"))
+    where = [TimeslotTable.event_id == event_id, *_period(starts_from, starts_until)]
     await require_event(principal, event_id)
     page = await fetch_page(TimeslotTable, where, params, lambda row: row)
     links = await ticket_type_ids_of([row["id"] for row in page.data])
@@ -79,15 +85,6 @@ async def list_timeslots(
         data=[to_timeslot(row, links[row["id"]]) for row in page.data],
         pagination=page.pagination,
     )
-
-
-def _period(starts_from: datetime | None, starts_until: datetime | None) -> list[Combinable]:
-    where: list[Combinable] = []
-    if starts_from is not None:
-        where.append(TimeslotTable.starts_at >= require_offset(starts_from, "from"))
-    if starts_until is not None:
-        where.append(TimeslotTable.starts_at < require_offset(starts_until, "until"))
-    return where
 
 
 async def timeslots_of_events(
