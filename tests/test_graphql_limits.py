@@ -125,3 +125,10 @@ async def test_page_size_has_the_rest_bounds(client: AsyncClient, tenant: Tenant
     assert body["data"] == {"event": {"title": "Concert", "tickets": None}}
     assert gql_error_codes(body) == ["BAD_USER_INPUT"]
     assert body["errors"][0]["extensions"]["errors"][0]["field"] == "limit"
+
+
+async def test_an_oversized_document_is_not_parsed(client: AsyncClient, tenant: Tenant) -> None:
+    fields = " ".join(["__typename"] * 6_000)
+    body = await graphql(client, tenant.headers, f"{{ {fields} }}")
+    assert gql_error_codes(body) == ["GRAPHQL_PARSE_FAILED"] and body["data"] is None
+    assert "tokens" in body["errors"][0]["message"]
