@@ -189,3 +189,54 @@ async def test_orders_list_filters_and_sorts(client: AsyncClient, tenant: Tenant
     assert nothing["data"] == [] and nothing["pagination"]["total"] == 0
     problem(await client.get("/orders", params={"event_id": "nope"}, headers=tenant.headers), 400)
     problem(await client.get("/orders", params={"sort": "status:asc"}, headers=tenant.headers), 400)
+
+
+async def test_ticket_record_has_spec_shape_and_pages(client: AsyncClient, tenant: Tenant) -> None:
+    venue = await create_venue(client, tenant)
+    order = await place_order(
+        client,
+        tenant,
+        venue.event["id"],
+        venue.timeslot["id"],
+        [],
+        tickets=[
+            {
+                "ticket_type_id": venue.ticket_type["id"],
+                "metadata_fields": [{"key": "size", "name": "T-shirt size", "value": "M"}],
+            }
+        ]
+        * 7,
+    )
+    path = f"/events/{venue.event['id']}/tickets"
+    seen = []
+    for offset, has_more in ((0, True), (3, True), (6, False)):
+        page = ok(
+            await client.get(
+                path,
+                params={"limit": 3, "offset": offset, "sort": "sequence:asc"},
+                headers=tenant.headers,
+            )
+        )
+        assert page["pagination"] == {
+            "total": 7, "limit": 3, "offset": offset, "has_more": has_more,
+        }  # fmt: skip
+        seen += page["data"]
+    assert [ticket["sequence"] for ticket in seen] == list(range(1, 8))
+    ticket = seen[0]
+    assert set(ticket) == {
+        "id", "scannable_code", "event_timeslot_id", "ticket_type_id", "order_id", "owner_name",
+        "owner_email", "seat", "sequence", "scanned_at", "status", "cancelled_at", "swappable",
+        "created_at", "metadata", "metadata_fields",
+    }  # fmt: skip
+    assert ticket["order_id"] == order["id"]
+    assert ticket["event_timeslot_id"] == venue.timeslot["id"]
+    assert ticket["ticket_type_id"] == venue.ticket_type["id"]
+    assert ticket["seat"] is None and ticket["metadata"] == {}
+    assert ticket["created_at"].endswith("Z")
+    [field] = ticket["metadata_fields"]
+    assert set(field) == {"id", "key", "name", "value"} and field["value"] == "M"
+    confirmed = ok(await client.post(f"/orders/{order['id']}/confirm", headers=tenant.headers))
+    assert confirmed["payed_at"].endswith("Z")
+    assert ok(await client.get(f"/orders/{order['id']}", headers=tenant.headers)) == confirmed
+    listed = ok(await client.get("/orders", headers=tenant.headers))
+    assert listed["data"] == [confirmed] and listed["pagination"]["total"] == 1
