@@ -18,6 +18,7 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.services import scanners
+from rest.auth import SCOPE_OPT
 from rest.docs import problems, scoped
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
@@ -30,6 +31,7 @@ class ScannerController(Controller):
     @get(
         "/",
         summary="List scanners",
+        opt={SCOPE_OPT: "scanners.read"},
         description=scoped("scanners.read"),
         responses=problems(400, 403),
     )
@@ -41,6 +43,7 @@ class ScannerController(Controller):
     @post(
         "/",
         summary="Register a scanner",
+        opt={SCOPE_OPT: "scanners.write"},
         description=scoped(
             "scanners.write", "A scanner without a profile admits every ticket at any time."
         ),
@@ -54,6 +57,7 @@ class ScannerController(Controller):
     @patch(
         "/{scanner_id:str}",
         summary="Update a scanner",
+        opt={SCOPE_OPT: "scanners.write"},
         description=scoped(
             "scanners.write",
             "Only the fields sent are changed; `profile_id: null` detaches the profile.",
@@ -77,6 +81,7 @@ class ScannerProfileController(Controller):
     @get(
         "/",
         summary="List scanner profiles",
+        opt={SCOPE_OPT: "scanners.read"},
         description=scoped("scanners.read"),
         responses=problems(400, 403),
     )
@@ -88,6 +93,7 @@ class ScannerProfileController(Controller):
     @post(
         "/",
         summary="Create a scanner profile",
+        opt={SCOPE_OPT: "scanners.write"},
         description=scoped(
             "scanners.write",
             "Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute "
@@ -104,6 +110,7 @@ class ScannerProfileController(Controller):
     @patch(
         "/{profile_id:str}",
         summary="Update a scanner profile",
+        opt={SCOPE_OPT: "scanners.write"},
         description=scoped(
             "scanners.write",
             "Only the fields sent are changed; a sent target list replaces the old one.",

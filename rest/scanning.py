@@ -11,6 +11,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.scanning import CodeScan, ScanLogEntry, ScanResult, TicketScan
 from app.services import scanning
+from rest.auth import SCOPE_OPT
 from rest.docs import problems, scoped
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
@@ -26,6 +27,7 @@ OUTCOMES = (
     status_code=200,
     tags=["scanning"],
     summary="Scan a ticket by id",
+    opt={SCOPE_OPT: "tickets.write"},
     description=scoped("tickets.write", f"The body may be omitted. {OUTCOMES}"),
     responses=problems(400, 403, 404, 409, 413, 415),
 )
@@ -46,6 +48,7 @@ async def scan_ticket(
     status_code=200,
     tags=["scanning"],
     summary="Scan a ticket by its scannable code",
+    opt={SCOPE_OPT: "tickets.write"},
     description=scoped("tickets.write", OUTCOMES),
     responses=problems(400, 403, 404, 409, 413, 415),
 )
@@ -59,6 +62,7 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
     "/tickets/{ticket_id:str}/scans",
     tags=["scanning"],
     summary="List the scan attempts of a ticket",
+    opt={SCOPE_OPT: "tickets.read"},
     description=scoped(
         "tickets.read",
         "The scan log: every attempt that reached the ticket (all 200 answers of the scan "

@@ -13,6 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.webhooks import Delivery, Webhook, WebhookCreate, WebhookDeleted, WebhookWithSecret
 from app.services import webhooks
+from rest.auth import SCOPE_OPT
 from rest.docs import problems, scoped
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
@@ -25,6 +26,7 @@ class WebhookController(Controller):
     @post(
         "/",
         summary="Create a webhook subscription",
+        opt={SCOPE_OPT: "webhooks.write"},
         description=scoped(
             "webhooks.write",
             "`url` must be an https URL whose host resolves only to public addresses. "
@@ -44,6 +46,7 @@ class WebhookController(Controller):
     @get(
         "/",
         summary="List webhook subscriptions",
+        opt={SCOPE_OPT: "webhooks.read"},
         description=scoped("webhooks.read", "Sort field: `created_at`."),
         responses=problems(400, 403),
     )
@@ -55,6 +58,7 @@ class WebhookController(Controller):
     @get(
         "/{webhook_id:str}",
         summary="Get a webhook subscription",
+        opt={SCOPE_OPT: "webhooks.read"},
         description=scoped("webhooks.read"),
         responses=problems(400, 403, 404),
     )
@@ -67,6 +71,7 @@ class WebhookController(Controller):
         "/{webhook_id:str}",
         status_code=200,
         summary="Delete a webhook subscription",
+        opt={SCOPE_OPT: "webhooks.write"},
         description=scoped("webhooks.write", "Its pending deliveries are dropped."),
         responses=problems(400, 403, 404),
     )
@@ -78,6 +83,7 @@ class WebhookController(Controller):
     @get(
         "/{webhook_id:str}/deliveries",
         summary="List the deliveries of a webhook subscription",
+        opt={SCOPE_OPT: "webhooks.read"},
         description=scoped(
             "webhooks.read", "Each delivery with every attempt made. Sort field: `created_at`."
         ),
