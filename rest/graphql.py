@@ -16,17 +16,21 @@ from __future__ import annotations
 from typing import Any
 
 from cross_web import HTTPException
+from graphql import GraphQLError
 from litestar import Request, Response, get, post
 from litestar.background_tasks import BackgroundTasks
 from litestar.di import NamedDependency, Provide
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.status_codes import HTTP_200_OK
+from strawberry.http import GraphQLRequestData
 from strawberry.litestar import make_graphql_controller
+from strawberry.types import ExecutionResult
 
 from app.services.authentication import authenticate
 from app.settings import Settings
 from graphql_api.context import Context
 from graphql_api.dataloaders import Loaders
+from graphql_api.persisted import PersistedQueries, PersistedQueryMismatch, PersistedQueryNotFound
 from graphql_api.schema import schema
 from rest.problems import Problem, problem_response
 
@@ -67,6 +71,9 @@ def _refusal(error: HTTPException) -> Response[Problem]:
         415: ("unsupported-media-type", "Unsupported media type"),
     }.get(error.status_code, ("bad-request", "Bad request"))
     return problem_response(error.status_code, slug, title, error.reason)
+
+
+persisted_queries = PersistedQueries()
 
 
 _StrawberryController = make_graphql_controller(
@@ -116,6 +123,36 @@ class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type
             return await self.run(request, context=context, root_value=root_value)
         except HTTPException as error:
             return _refusal(error)
+
+    async def execute_single(
+        self,
+        request: Request[Any, Any, Any],
+        request_adapter: Any,
+        sub_response: Response[Any],
+        context: Context,
+        root_value: None,
+        request_data: GraphQLRequestData,
+    ) -> ExecutionResult:
+        """Runs the query, or the persisted query its ``extensions`` name."""
+        try:
+            request_data.query = persisted_queries.resolve(
+                request_data.query, request_data.extensions
+            )
+        except PersistedQueryNotFound:
+            error = GraphQLError(
+                "PersistedQueryNotFound", extensions={"code": "PERSISTED_QUERY_NOT_FOUND"}
+            )
+            return ExecutionResult(data=None, errors=[error])
+        except PersistedQueryMismatch as mismatch:
+            raise HTTPException(400, str(mismatch)) from None
+        return await super().execute_single(
+            request=request,
+            request_adapter=request_adapter,
+            sub_response=sub_response,
+            context=context,
+            root_value=root_value,
+            request_data=request_data,
+        )
 
     async def render_graphql_ide(self, request: Request[Any, Any, Any]) -> Response[str]:
         if not _settings(request).graphiql:

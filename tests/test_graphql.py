@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from typing import Any
 
 import pytest
@@ -764,3 +766,29 @@ async def test_graphiql_can_be_turned_off(database: None, tenant: Tenant) -> Non
         assert (await off.get("/graphql", headers={**html, **tenant.headers})).status_code == 404
         body = await graphql(off, tenant.headers, "{ viewer { email } }")
         assert gql_data(body) == {"viewer": {"email": tenant.email}}
+
+
+async def test_persisted_queries_run_by_hash_after_one_full_send(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    query = "query Who { viewer { email } }"
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    extensions = {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+    unknown = await client.post("/graphql", json={"extensions": extensions}, headers=tenant.headers)
+    assert gql_error_codes(ok(unknown)) == ["PERSISTED_QUERY_NOT_FOUND"]
+    first = await client.post(
+        "/graphql", json={"query": query, "extensions": extensions}, headers=tenant.headers
+    )
+    assert gql_data(ok(first)) == {"viewer": {"email": tenant.email}}
+    by_hash = await client.get(
+        "/graphql",
+        params={"extensions": json.dumps(extensions)},
+        headers={**tenant.headers, "Accept": "application/json"},
+    )
+    assert gql_data(ok(by_hash)) == {"viewer": {"email": tenant.email}}
+    lying = await client.post(
+        "/graphql",
+        json={"query": "{ events { items { id } } }", "extensions": extensions},
+        headers=tenant.headers,
+    )
+    assert "does not match" in problem(lying, 400)["detail"]
