@@ -498,3 +498,27 @@ async def test_no_value_in_any_body_field_causes_a_server_error(
             elif response.status_code >= 400:
                 problem(response, response.status_code)
     assert failures == []
+
+
+async def test_nul_characters_are_400_on_scanner_webhook_and_scan_bodies(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    headers = tenant.headers
+    profile = ok(await client.post("/scanner_profiles", json={"name": "p"}, headers=headers), 201)
+    scanner = ok(await client.post("/scanners", json={"name": "s"}, headers=headers), 201)
+    for method, path, body, field in (
+        ("POST", "/scanner_profiles", {"name": "a\u0000"}, "name"),
+        ("PATCH", f"/scanner_profiles/{profile['id']}", {"name": "a\u0000"}, "name"),
+        ("POST", "/scanners", {"name": "a\u0000"}, "name"),
+        ("PATCH", f"/scanners/{scanner['id']}", {"name": "a\u0000"}, "name"),
+        (
+            "POST",
+            "/webhooks",
+            {"url": "https://example.com/hook", "event_types": ["order.created"],
+             "description": "a\u0000"},
+            "description",
+        ),
+        ("POST", "/scans", {"scannable_code": "AB\u0000C"}, "scannable_code"),
+    ):  # fmt: skip
+        response = await client.request(method, path, json=body, headers=headers)
+        assert problem(response, 400)["errors"][0]["field"] == field, (method, path)

@@ -11,6 +11,8 @@ from uuid import UUID
 
 import msgspec
 
+from app.schemas.text import NO_NUL
+
 ScanStatus = Literal["valid", "scanned", "cancelled", "not_allowed"]
 ScanReason = Literal[
     "scanner_inactive",
@@ -24,7 +26,9 @@ ScanReason = Literal[
     "already_scanned",
 ]
 MAX_CODE_LENGTH = 64
-ScannableCode = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CODE_LENGTH)]
+ScannableCode = Annotated[
+    str, msgspec.Meta(min_length=1, max_length=MAX_CODE_LENGTH, pattern=NO_NUL)
+]
 
 
 class ScanEvent(msgspec.Struct):

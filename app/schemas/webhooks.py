@@ -8,6 +8,8 @@ from uuid import UUID
 
 import msgspec
 
+from app.schemas.text import NO_NUL
+
 EventType = Literal["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
 
 
@@ -29,7 +31,7 @@ class WebhookWithSecret(Webhook):
 class WebhookCreate(msgspec.Struct, forbid_unknown_fields=True):
     url: Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
     event_types: Annotated[list[EventType], msgspec.Meta(min_length=1)]
-    description: Annotated[str, msgspec.Meta(max_length=255)] = ""
+    description: Annotated[str, msgspec.Meta(max_length=255, pattern=NO_NUL)] = ""
 
 
 class WebhookDeleted(msgspec.Struct):
