@@ -92,12 +92,19 @@ def _field_of(entry: dict[str, Any]) -> str:
     return path.rstrip("`").split("[")[0] if marker else "body"
 
 
+def _message_of(entry: dict[str, Any]) -> str:
+    message = str(entry.get("message", "is invalid"))
+    if entry.get("key") == "data" and message == "'data'":
+        return "a JSON body is required"  # Litestar reports a missing body as KeyError('data')
+    return message
+
+
 def handle_validation_error(
     _: Request[Any, Any, Any], error: ValidationException
 ) -> Response[Problem]:
     extra = error.extra if isinstance(error.extra, list) else []
     errors = [
-        FieldError(_field_of(entry), str(entry.get("message", "is invalid")))
+        FieldError(_field_of(entry), _message_of(entry))
         for entry in extra
         if isinstance(entry, dict)
     ]
