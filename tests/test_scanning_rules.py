@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 from uuid import UUID
 
+import pytest
 from httpx import AsyncClient
 
+from app.errors import InvalidInput
 from app.principal import Principal
 from app.services.authentication import authenticate
 from app.services.scanning import scan_ticket
@@ -125,3 +127,16 @@ async def test_statements_per_scan_do_not_grow_with_the_order(
     assert result.related_tickets is not None and len(result.related_tickets) == 59
     assert counts["valid"][0] == counts["valid"][1]
     assert counts["scanned"][0] == counts["scanned"][1]
+
+
+async def test_service_checks_the_code_for_every_transport(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """GraphQL calls the service without REST's body decoding: the service checks the code too."""
+    principal = await principal_of(tenant)
+    for code in ("", "X" * 65, "AB\x00CD"):
+        with pytest.raises(InvalidInput) as raised:
+            await scan_ticket(principal, scannable_code=code)
+        assert raised.value.errors[0].field == "scannable_code"
+    with pytest.raises(InvalidInput):
+        await scan_ticket(principal)

@@ -197,10 +197,14 @@ async def _admit(
 def _check_target(ticket_id: UUID | None, scannable_code: str | None) -> None:
     if (ticket_id is None) == (scannable_code is None):
         raise InvalidInput("Name the ticket by exactly one of ticket_id and scannable_code")
-    if scannable_code is not None and not 1 <= len(scannable_code) <= MAX_CODE_LENGTH:
+    if scannable_code is None:
+        return
+    if not 1 <= len(scannable_code) <= MAX_CODE_LENGTH:
         raise InvalidInput.field(
             "scannable_code", f"must be 1 to {MAX_CODE_LENGTH} characters long"
         )
+    if "\x00" in scannable_code:
+        raise InvalidInput.field("scannable_code", "must not contain U+0000")
 
 
 async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRules:
