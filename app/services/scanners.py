@@ -235,7 +235,7 @@ async def list_profiles(
 async def load_profiles(
     principal: Principal, profile_ids: list[UUID]
 ) -> dict[UUID, ScannerProfile]:
-    """The caller's profiles among ``profile_ids``, keyed by id (two statements; for dataloaders)."""
+    """The caller's profiles among ``profile_ids``, keyed by id (two statements)."""
     principal.require("scanners.read")
     if not profile_ids:
         return {}
