@@ -45,8 +45,8 @@ class DemoSession:
     organization_id: UUID
     organization_name: str
     api_key: str
-    today_event_id: UUID
-    valid_ticket_id: UUID
+    nearest_event_id: UUID
+    valid_ticket_id: UUID | None
     user_token: str | None
 
 
@@ -129,8 +129,8 @@ async def start_session(idp_directory: Path) -> DemoSession:
         organization_id=organization_id,
         organization_name=ORGANIZATION_NAME,
         api_key=created.key,
-        today_event_id=nearest["id"],
-        valid_ticket_id=valid["id"],
+        nearest_event_id=nearest["id"],
+        valid_ticket_id=valid["id"] if valid else None,
         user_token=token,
     )
 
@@ -139,7 +139,7 @@ async def seed() -> UUID:
     """The demo organization: three events (past, today, next month) with ticket types,
     timeslots, confirmed, pending and cancelled orders, scanned tickets and two scanners."""
     from app.services import events, orders, scanners, ticket_types, tickets, timeslots
-    from app.services.api_keys import create_api_key
+    from app.services.api_keys import create_api_key, revoke_api_key
     from app.services.organizations import add_member, create_organization
     from app.services.scanning import scan_ticket
     from app.timeutil import utcnow
@@ -306,17 +306,13 @@ async def seed() -> UUID:
         types = [weekend] if buyer % 3 == 0 else [day_pass, day_pass]
         await order(future, slot, types, buyer, ("confirmed", "pending")[buyer % 2])
 
-    await _revoke(seeding_key.id)
+    await revoke_api_key(seeding_key.id)
     return organization.id
 
 
-async def _revoke(key_id: UUID) -> None:
-    from app.services.api_keys import revoke_api_key
-
-    await revoke_api_key(key_id)
-
-
-def print_banner(session: DemoSession, base_url: str, idp_directory: Path, out: TextIO) -> None:
+def print_banner(
+    session: DemoSession, base_url: str, database_url: str, idp_directory: Path, out: TextIO
+) -> None:
     """What a new user needs on one screen: the key, the URLs and commands to paste."""
     key = session.api_key
     auth = f'-H "Authorization: Bearer {key}"'
@@ -335,14 +331,17 @@ def print_banner(session: DemoSession, base_url: str, idp_directory: Path, out: 
         "Try:",
         f"  curl {auth} {base_url}/whoami",
         f"  curl {auth} '{base_url}/events?sort=title:asc'",
-        f"  curl {auth} '{base_url}/events/{session.today_event_id}/tickets?limit=5'",
-        f"  curl {auth} '{base_url}/orders?event_id={session.today_event_id}"
+        f"  curl {auth} '{base_url}/events/{session.nearest_event_id}/tickets?limit=5'",
+        f"  curl {auth} '{base_url}/orders?event_id={session.nearest_event_id}"
         "&sort=total_price:desc'",
-        f"  curl {auth} -X POST -H 'Content-Type: application/json' -d '{{}}' "
-        f"{base_url}/tickets/{session.valid_ticket_id}/scan",
         f"  curl {auth} -H 'Content-Type: application/json' "
         f'-d \'{{"query": "{{ viewer {{ email organization }} }}"}}\' {base_url}/graphql',
     ]
+    if session.valid_ticket_id is not None:
+        lines.append(
+            f"  curl {auth} -X POST -H 'Content-Type: application/json' -d '{{}}' "
+            f"{base_url}/tickets/{session.valid_ticket_id}/scan"
+        )
     if session.user_token is not None:
         lines += [
             "",
@@ -350,7 +349,8 @@ def print_banner(session: DemoSession, base_url: str, idp_directory: Path, out: 
             "is the `token` parameter of /oauth2/authorize; a fresh one:",
             f"  {program} dev-idp token --dir {idp_directory} --email {OWNER_EMAIL}",
             f"  {session.user_token}",
-            f"Register an application with: {program} oauth-client create --org "
+            f"Register an application with: DATABASE_URL={database_url} {program} "
+            f"oauth-client create --org "
             f"{session.organization_id} --user-email {OWNER_EMAIL} --name App "
             "--redirect-uri http://127.0.0.1:9000/callback",
         ]
@@ -381,8 +381,8 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
     from app.settings import get_settings
 
     session = asyncio.run(_with_engine(start_session(idp_directory)))
-    base_url = get_settings().public_url
-    print_banner(session, base_url, idp_directory, sys.stdout)
+    settings = get_settings()
+    print_banner(session, settings.public_url, settings.database_url, idp_directory, sys.stdout)
 
     from rest.app import create_app
 
