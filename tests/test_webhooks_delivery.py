@@ -342,30 +342,23 @@ async def test_concurrent_relays_never_take_the_same_event(
     client: AsyncClient, tenant: Tenant
 ) -> None:
     await subscribe(client, tenant, "http://127.0.0.1:9/hook", ["order.created"])
-    events = {await emit(tenant, "order.created", {"n": n}) for n in range(6)}
-    first_holds = asyncio.Event()
-    release = asyncio.Event()
-    taken: list[list[DeliveryRef]] = [[], []]
+    events = {await emit(tenant, "order.created", {"n": n}) for n in range(12)}
+    taken: list[list[DeliveryRef]] = [[], [], []]
 
-    def scheduler(index: int) -> Callable[[Any], Awaitable[None]]:
+    def collector(index: int) -> Callable[[Any], Awaitable[None]]:
         async def schedule(refs: Any) -> None:
             taken[index].extend(refs)
-            if index == 0:
-                first_holds.set()
-                await release.wait()
 
         return schedule
 
-    first = asyncio.create_task(relay_outbox(scheduler(0), batch_size=3))
-    await asyncio.wait_for(first_holds.wait(), 10)
-    while await relay_outbox(scheduler(1), batch_size=3):
-        pass
-    release.set()
-    await first
+    async def relay_all(index: int) -> None:
+        while await relay_outbox(collector(index), batch_size=2):
+            pass
+
+    await asyncio.gather(*(relay_all(index) for index in range(3)))
     mine = [[ref.event_id for ref in refs if ref.event_id in events] for refs in taken]
-    assert mine[0] and mine[1]
-    assert not set(mine[0]) & set(mine[1])
-    assert sorted(mine[0] + mine[1]) == sorted(events)
+    assert sum(1 for ids in mine if ids) >= 2, "the relays did not run side by side"
+    assert sorted(event for ids in mine for event in ids) == sorted(events)
 
 
 async def test_delivery_log_costs_the_same_statements_for_any_page_size(

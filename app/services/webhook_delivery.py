@@ -1,12 +1,13 @@
 """Webhook delivery: relay of the outbox, signing, one delivery attempt, and the retry policy.
 
 Flow: services write domain events to the outbox in their own transaction. The relay claims
-unrelayed outbox rows, creates one delivery row per (event, matching active subscription), hands
-those pairs to a scheduler (arq jobs, or nothing when the in-process runner polls) and marks the
-rows relayed, all in one transaction: if scheduling fails (Redis down) the rows stay unrelayed and
-the next relay run takes them again. A delivery attempt claims its row with a conditional UPDATE
-that also sets a lease, so a worker that dies mid-attempt leaves a row that is retried once the
-lease runs out, with the same event id (at-least-once; subscribers deduplicate by webhook-id).
+unrelayed outbox rows, creates one delivery row per (event, matching active subscription) and
+marks the rows relayed in one transaction, then hands the pairs to a scheduler (arq jobs, or
+nothing when the in-process runner polls); if scheduling fails (Redis down) the rows go back to
+unrelayed and the next relay run takes them again. A delivery attempt claims its row with a
+conditional UPDATE that also sets a lease, so a worker that dies mid-attempt leaves a row that is
+retried once the lease runs out, with the same event id (at-least-once; subscribers deduplicate
+by webhook-id).
 """
 
 from __future__ import annotations
@@ -120,6 +121,11 @@ async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) ->
     ``FOR UPDATE SKIP LOCKED``, so two relays never take the same row (SQLite is single-process).
     Running twice schedules nothing twice: a relayed row is not taken again, delivery rows are
     unique per (event, subscription), and scheduling is idempotent per pair.
+
+    The pairs are scheduled after the commit, so that a job never starts before its delivery row
+    is visible. When scheduling fails (Redis down) the rows are marked unrelayed again and the
+    next run takes them; a process that dies in between leaves pending deliveries, which
+    :func:`due_deliveries` finds.
     """
     async with OutboxEvent._meta.db.transaction():
         query = (
@@ -167,11 +173,20 @@ async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) ->
                     for ref in refs[start : start + INSERT_CHUNK]
                 ]
             ).on_conflict(action="DO NOTHING")
-        if refs:
-            await schedule(refs)
+        event_ids = [e["id"] for e in events]
         await OutboxEvent.update({OutboxEvent.relayed_at: now}).where(
-            OutboxEvent.id.is_in([e["id"] for e in events])
+            OutboxEvent.id.is_in(event_ids)
         )
+    if refs:
+        try:
+            await schedule(refs)
+        except BaseException:
+            await asyncio.shield(
+                OutboxEvent.update({OutboxEvent.relayed_at: None}).where(
+                    OutboxEvent.id.is_in(event_ids)
+                )
+            )
+            raise
     return len(events)
 
 
