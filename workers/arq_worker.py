@@ -27,7 +27,7 @@ from workers.jobs import deliver, recover, relay
 
 logger = logging.getLogger("ticketing.worker")
 
-JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 10
+JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 5
 """Bounds every job; arq takes a job of a killed worker up again this long plus 10 s later."""
 MAX_DELIVER_TRIES = 100
 """arq's own retry bound, far above the attempts the delivery log allows (it decides)."""

@@ -27,7 +27,7 @@ from app.timeutil import utcnow
 
 logger = logging.getLogger("ticketing.webhooks")
 
-RELAY_MAX_BATCHES = 20
+RELAY_MAX_BATCHES = 10
 """Batches one relay run may take, so that one run stays well inside its job timeout."""
 ENQUEUE_CONCURRENCY = 50
 LOST_JOB_GRACE = timedelta(minutes=5)

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+import httpcore
 import httpx
 import msgspec
 
@@ -34,7 +35,7 @@ from app.timeutil import as_utc, utcnow
 from db.tables import OutboxEvent, Webhook, WebhookDelivery, WebhookDeliveryAttempt
 
 DELIVERY_TIMEOUT_SECONDS = 10.0
-LEASE_SECONDS = 20.0
+LEASE_SECONDS = 15.0
 """How long a claimed attempt keeps others off its delivery: longer than the 10 s attempt."""
 RELAY_BATCH = 500
 INSERT_CHUNK = 1000
@@ -94,9 +95,10 @@ def delivery_client(settings: Settings) -> httpx.AsyncClient:
     """The HTTP client of deliveries: no redirects, no proxies from the environment, and every
     connection made through :class:`PublicNetworkBackend`."""
     transport = httpx.AsyncHTTPTransport(trust_env=False)
-    # httpx takes no network backend, so its connection pool is rebuilt around ours.
-    transport._pool = transport._pool.__class__(
-        ssl_context=transport._pool._ssl_context,
+    # httpx's transport takes no network backend, so its connection pool is replaced by one that
+    # has ours (tests/test_webhooks_delivery.py proves that deliveries go through it).
+    transport._pool = httpcore.AsyncConnectionPool(
+        ssl_context=httpx.create_ssl_context(trust_env=False),
         max_connections=100,
         max_keepalive_connections=20,
         network_backend=PublicNetworkBackend(allow_private=settings.allow_private_webhooks),
