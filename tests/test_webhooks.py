@@ -71,6 +71,8 @@ async def test_list_sorts_by_created_at_only(client: AsyncClient, tenant: Tenant
         ({**HOOK, "url": "ftp://hooks.example.com/x"}, "url"),
         ({**HOOK, "url": "hooks.example.com/x"}, "url"),
         ({**HOOK, "url": "https://user:pass@hooks.example.com/x"}, "url"),
+        ({**HOOK, "url": "https://hooks.example.com/a\x00b"}, "url"),
+        ({**HOOK, "url": "https://hooks.example.com/a b"}, "url"),
     ],
 )
 async def test_invalid_bodies_are_400_naming_the_field(

@@ -96,6 +96,8 @@ async def check_webhook_url(url: str, *, allow_private: bool) -> str:
     https only (http too when private targets are allowed, for local development), no credentials
     in the URL, and a host that resolves to public addresses only.
     """
+    if any(ord(char) <= 0x20 or ord(char) == 0x7F for char in url):
+        raise InvalidInput.field("url", "must not contain spaces or control characters")
     try:
         parts = urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
