@@ -108,15 +108,43 @@ def _existing_file(name: str) -> Path | None:
     return path
 
 
+def _signing_key_file() -> Path | None:
+    """The access-token key file, which must hold an EC P-256 or RSA private key in PEM."""
+    path = _existing_file("TICKETING_SIGNING_KEY_FILE")
+    if path is None:
+        return None
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    try:
+        key = load_pem_private_key(path.read_bytes(), password=None)
+    except (ValueError, TypeError):
+        raise SettingsError(
+            f"TICKETING_SIGNING_KEY_FILE {str(path)!r} is not an unencrypted PEM private key"
+        ) from None
+    if isinstance(key, ec.EllipticCurvePrivateKey) and isinstance(key.curve, ec.SECP256R1):
+        return path
+    if isinstance(key, rsa.RSAPrivateKey) and key.key_size >= 2048:
+        return path
+    raise SettingsError("TICKETING_SIGNING_KEY_FILE must hold an EC P-256 or RSA (2048+) key")
+
+
 def load_settings() -> Settings:
     """Read the environment; raise :class:`SettingsError` on the first bad value."""
     redis_url = _optional("REDIS_URL")
     if redis_url is not None and urlsplit(redis_url).scheme not in {"redis", "rediss", "unix"}:
         raise SettingsError(f"REDIS_URL must be redis://host:port/db, got {redis_url!r}")
+    idp_issuer = _optional("TICKETING_IDP_ISSUER")
     idp_jwks_url = _url("TICKETING_IDP_JWKS_URL", None)
     idp_jwks_file = _existing_file("TICKETING_IDP_JWKS_FILE")
     if idp_jwks_url and idp_jwks_file:
         raise SettingsError("set only one of TICKETING_IDP_JWKS_URL and TICKETING_IDP_JWKS_FILE")
+    if idp_issuer and not (idp_jwks_url or idp_jwks_file):
+        raise SettingsError(
+            "TICKETING_IDP_ISSUER needs TICKETING_IDP_JWKS_URL or TICKETING_IDP_JWKS_FILE"
+        )
+    if (idp_jwks_url or idp_jwks_file) and not idp_issuer:
+        raise SettingsError("an identity provider's JWKS needs TICKETING_IDP_ISSUER too")
     log_level = os.environ.get("TICKETING_LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
         raise SettingsError(
@@ -128,13 +156,13 @@ def load_settings() -> Settings:
         public_url=_url("TICKETING_PUBLIC_URL", "http://127.0.0.1:8000") or "",
         allow_private_webhooks=_flag("TICKETING_ALLOW_PRIVATE_WEBHOOKS", False),
         webhook_retry_base_seconds=_number("TICKETING_WEBHOOK_RETRY_BASE_SECONDS", 30.0, 0.0),
-        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 12, 1)),
+        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 14, 1)),
         queue_name=os.environ.get("TICKETING_QUEUE_NAME") or "ticketing:queue",
-        idp_issuer=_optional("TICKETING_IDP_ISSUER"),
+        idp_issuer=idp_issuer,
         idp_jwks_url=idp_jwks_url,
         idp_jwks_file=idp_jwks_file,
         idp_audience=_optional("TICKETING_IDP_AUDIENCE"),
-        signing_key_file=_existing_file("TICKETING_SIGNING_KEY_FILE"),
+        signing_key_file=_signing_key_file(),
         graphiql=_flag("TICKETING_GRAPHIQL", True),
         log_level=log_level,
         rate_limit_per_minute=int(_number("TICKETING_RATE_LIMIT_PER_MINUTE", 6000, 0)),

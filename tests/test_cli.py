@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from httpx import AsyncClient
 
 from tests.support import ok, problem
@@ -136,3 +138,26 @@ async def test_unknown_scope_and_bad_settings_are_refused(migrated: None) -> Non
     assert "tickets.delete" in unknown.failure()
     assert "scope" in empty.failure()
     assert "DATABASE_URL" in settings.failure()
+
+
+async def test_bad_oauth_settings_stop_start_up_with_one_line(
+    migrated: None, tmp_path: Path
+) -> None:
+    garbage = tmp_path / "key.pem"
+    garbage.write_text("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n")
+    weak = tmp_path / "weak.pem"
+    weak.write_bytes(
+        ec.generate_private_key(ec.SECP256K1()).private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.TraditionalOpenSSL,
+            serialization.NoEncryption(),
+        )
+    )
+    bad_key, secp256k1, issuer_alone = await asyncio.gather(
+        ticketing("migrate", TICKETING_SIGNING_KEY_FILE=str(garbage)),
+        ticketing("migrate", TICKETING_SIGNING_KEY_FILE=str(weak)),
+        ticketing("migrate", TICKETING_IDP_ISSUER="https://idp.example.com"),
+    )
+    assert "TICKETING_SIGNING_KEY_FILE" in bad_key.failure()
+    assert "P-256" in secp256k1.failure()
+    assert "TICKETING_IDP_JWKS" in issuer_alone.failure()

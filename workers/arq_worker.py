@@ -105,6 +105,4 @@ def main(settings: Settings) -> None:
 
     configure_logging(settings.log_level)
     logging.getLogger("arq").setLevel(logging.WARNING)
-    # httpx logs every request URL at INFO; subscribers often put tokens in their URLs.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
     asyncio.run(supervised())

@@ -36,6 +36,7 @@ from db.tables import OutboxEvent, Webhook, WebhookDelivery, WebhookDeliveryAtte
 
 DELIVERY_TIMEOUT_SECONDS = 10.0
 LEASE_SECONDS = 15.0
+MAX_BACKOFF_SECONDS = 6 * 3600.0
 """How long a claimed attempt keeps others off its delivery: longer than the 10 s attempt."""
 RELAY_BATCH = 500
 INSERT_CHUNK = 1000
@@ -73,19 +74,24 @@ def sign(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
     return "v1," + base64.b64encode(digest).decode()
 
 
-def backoff_seconds(attempt: int, base: float) -> float:
-    """Delay after failed attempt ``attempt`` (1-based): base * 2^(attempt-1), jittered +-20 %.
+def _unjittered_backoff(attempt: int, base: float) -> float:
+    return min(base * 2 ** (attempt - 1), MAX_BACKOFF_SECONDS)
 
-    With the default base of 30 s and 12 attempts the last one comes about 17 hours after the
-    first, about 34 hours with 13.
+
+def backoff_seconds(attempt: int, base: float) -> float:
+    """Delay after failed attempt ``attempt`` (1-based): base * 2^(attempt-1), capped at six
+    hours, jittered +-20 %.
+
+    With the default base of 30 s and 14 attempts the last one comes about 26 hours after the
+    first: "about a day" of retries (CONTRACT.md section 6).
     """
-    return base * 2 ** (attempt - 1) * random.uniform(0.8, 1.2)
+    return _unjittered_backoff(attempt, base) * random.uniform(0.8, 1.2)
 
 
 def retry_horizon(settings: Settings) -> timedelta:
     """An upper bound of the time between a delivery's first and last attempt."""
     waits = sum(
-        settings.webhook_retry_base_seconds * 2 ** (n - 1) * 1.2
+        _unjittered_backoff(n, settings.webhook_retry_base_seconds) * 1.2
         for n in range(1, settings.webhook_max_attempts)
     )
     return timedelta(seconds=waits + settings.webhook_max_attempts * LEASE_SECONDS)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -43,9 +42,6 @@ from app.services.oauth.tokens import EXPIRES_IN, issue_access_token, verify_acc
 from app.settings import get_settings
 
 T = TypeVar("T")
-
-# authlib logs every issued token (access and refresh) at DEBUG; secrets never reach the logs.
-logging.getLogger("authlib").setLevel(logging.INFO)
 
 AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"]
 
