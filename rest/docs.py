@@ -1,9 +1,12 @@
-"""OpenAPI helpers: each route states its scope and the problems it can answer with."""
+"""Route documentation: each route states its scope and the problems it can answer with."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar.openapi.datastructures import ResponseSpec
 
+from rest.auth import SCOPE_OPT
 from rest.problems import PROBLEM_MEDIA_TYPE, Problem
 
 ERROR_DESCRIPTIONS = {
@@ -34,3 +37,17 @@ def scoped(scope: str | None, text: str = "") -> str:
     """A route description that names its scope."""
     needed = f"Scope: `{scope}`." if scope else "Needs only a valid credential."
     return f"{text}\n\n{needed}".strip()
+
+
+def operation(
+    summary: str, *, scope: str | None, errors: tuple[int, ...] = (), text: str = ""
+) -> dict[str, Any]:
+    """Route keyword arguments from one declaration: the summary, a description naming the
+    scope, the problem responses, and the scope for the guard (``rest.auth.require_route_scope``).
+    """
+    return {
+        "summary": summary,
+        "description": scoped(scope, text),
+        "responses": problems(*errors),
+        "opt": {SCOPE_OPT: scope} if scope else {},
+    }

@@ -22,8 +22,7 @@ from app.schemas.events import (
 )
 from app.services import events, ticket_types, timeslots
 from app.timeutil import parse_timestamp
-from rest.auth import SCOPE_OPT
-from rest.docs import problems, scoped
+from rest.docs import operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -34,10 +33,7 @@ class EventController(Controller):
 
     @get(
         "/",
-        summary="List events",
-        opt={SCOPE_OPT: "events.read"},
-        description=scoped("events.read"),
-        responses=problems(400, 403),
+        **operation("List events", scope="events.read", errors=(400, 403)),
     )
     async def list_events(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -46,10 +42,7 @@ class EventController(Controller):
 
     @post(
         "/",
-        summary="Create an event",
-        opt={SCOPE_OPT: "events.write"},
-        description=scoped("events.write"),
-        responses=problems(400, 403, 413, 415),
+        **operation("Create an event", scope="events.write", errors=(400, 403, 413, 415)),
     )
     async def create_event(
         self, principal: NamedDependency[Principal], data: JSONBody[EventCreate]
@@ -58,10 +51,7 @@ class EventController(Controller):
 
     @get(
         "/{event_id:str}",
-        summary="Get an event",
-        opt={SCOPE_OPT: "events.read"},
-        description=scoped("events.read"),
-        responses=problems(400, 403, 404),
+        **operation("Get an event", scope="events.read", errors=(400, 403, 404)),
     )
     async def get_event(
         self, principal: NamedDependency[Principal], event_id: FromPath[str]
@@ -70,10 +60,12 @@ class EventController(Controller):
 
     @patch(
         "/{event_id:str}",
-        summary="Update an event",
-        opt={SCOPE_OPT: "events.write"},
-        description=scoped("events.write", "Only the fields sent are changed."),
-        responses=problems(400, 403, 404, 413, 415),
+        **operation(
+            "Update an event",
+            scope="events.write",
+            errors=(400, 403, 404, 413, 415),
+            text="Only the fields sent are changed.",
+        ),
     )
     async def update_event(
         self,
@@ -85,10 +77,9 @@ class EventController(Controller):
 
     @get(
         "/{event_id:str}/ticket_types",
-        summary="List the ticket types of an event",
-        opt={SCOPE_OPT: "events.read"},
-        description=scoped("events.read"),
-        responses=problems(400, 403, 404),
+        **operation(
+            "List the ticket types of an event", scope="events.read", errors=(400, 403, 404)
+        ),
     )
     async def list_ticket_types(
         self,
@@ -102,10 +93,7 @@ class EventController(Controller):
 
     @post(
         "/{event_id:str}/ticket_types",
-        summary="Create a ticket type",
-        opt={SCOPE_OPT: "events.write"},
-        description=scoped("events.write"),
-        responses=problems(400, 403, 404, 413, 415),
+        **operation("Create a ticket type", scope="events.write", errors=(400, 403, 404, 413, 415)),
     )
     async def create_ticket_type(
         self,
@@ -119,13 +107,13 @@ class EventController(Controller):
 
     @get(
         "/{event_id:str}/timeslots",
-        summary="List the timeslots of an event",
-        opt={SCOPE_OPT: "events.read"},
-        description=scoped(
-            "events.read",
-            "`from` keeps timeslots starting at or after it, `until` those starting before it.",
+        **operation(
+            "List the timeslots of an event",
+            scope="events.read",
+            errors=(400, 403, 404),
+            text="`from` keeps timeslots starting at or after it, "
+            "`until` those starting before it.",
         ),
-        responses=problems(400, 403, 404),
     )
     async def list_timeslots(
         self,
@@ -149,10 +137,7 @@ class EventController(Controller):
 
     @post(
         "/{event_id:str}/timeslots",
-        summary="Create a timeslot",
-        opt={SCOPE_OPT: "events.write"},
-        description=scoped("events.write"),
-        responses=problems(400, 403, 404, 413, 415),
+        **operation("Create a timeslot", scope="events.write", errors=(400, 403, 404, 413, 415)),
     )
     async def create_timeslot(
         self,

@@ -8,15 +8,17 @@ from litestar.di import NamedDependency
 from app.principal import Principal
 from app.schemas.identity import CurrentUser
 from app.services.organizations import whoami
-from rest.docs import problems, scoped
+from rest.docs import operation
 
 
 @get(
     "/whoami",
     tags=["identity"],
-    summary="The current user",
-    description=scoped(None, "The user behind the credential and their organization."),
-    responses=problems(),
+    **operation(
+        "The current user",
+        scope=None,
+        text="The user behind the credential and their organization.",
+    ),
 )
 async def get_whoami(principal: NamedDependency[Principal]) -> CurrentUser:
     return await whoami(principal)

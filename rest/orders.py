@@ -13,8 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
-from rest.auth import SCOPE_OPT
-from rest.docs import problems, scoped
+from rest.docs import operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -25,10 +24,12 @@ class OrderController(Controller):
 
     @get(
         "/",
-        summary="List orders",
-        opt={SCOPE_OPT: "orders.read"},
-        description=scoped("orders.read", "The orders of the caller's organization."),
-        responses=problems(400, 403),
+        **operation(
+            "List orders",
+            scope="orders.read",
+            errors=(400, 403),
+            text="The orders of the caller's organization.",
+        ),
     )
     async def list_orders(
         self,
@@ -46,14 +47,13 @@ class OrderController(Controller):
 
     @post(
         "/",
-        summary="Place an order",
-        opt={SCOPE_OPT: "orders.write"},
-        description=scoped(
-            "orders.write",
-            "Creates a pending order with valid tickets. 409 when the timeslot has fewer "
+        **operation(
+            "Place an order",
+            scope="orders.write",
+            errors=(400, 403, 404, 409, 413, 415),
+            text="Creates a pending order with valid tickets. 409 when the timeslot has fewer "
             "tickets left than asked for. Emits `order.created`.",
         ),
-        responses=problems(400, 403, 404, 409, 413, 415),
     )
     async def place_order(
         self, principal: NamedDependency[Principal], data: JSONBody[OrderCreate]
@@ -62,10 +62,7 @@ class OrderController(Controller):
 
     @get(
         "/{order_id:str}",
-        summary="Get an order",
-        opt={SCOPE_OPT: "orders.read"},
-        description=scoped("orders.read"),
-        responses=problems(400, 403, 404),
+        **operation("Get an order", scope="orders.read", errors=(400, 403, 404)),
     )
     async def get_order(
         self, principal: NamedDependency[Principal], order_id: FromPath[str]
@@ -75,13 +72,13 @@ class OrderController(Controller):
     @post(
         "/{order_id:str}/confirm",
         status_code=200,
-        summary="Confirm payment of an order",
-        opt={SCOPE_OPT: "orders.write"},
-        description=scoped(
-            "orders.write",
-            "Sets payed_at and emits `order.confirmed` once; confirming again changes nothing.",
+        **operation(
+            "Confirm payment of an order",
+            scope="orders.write",
+            errors=(400, 403, 404, 409),
+            text="Sets payed_at and emits `order.confirmed` once; "
+            "confirming again changes nothing.",
         ),
-        responses=problems(400, 403, 404, 409),
     )
     async def confirm_order(
         self, principal: NamedDependency[Principal], order_id: FromPath[str]
@@ -91,10 +88,12 @@ class OrderController(Controller):
     @post(
         "/{order_id:str}/cancel",
         status_code=200,
-        summary="Cancel an order and its tickets",
-        opt={SCOPE_OPT: "orders.write"},
-        description=scoped("orders.write", "Idempotent; emits `ticket.cancelled` per ticket."),
-        responses=problems(400, 403, 404),
+        **operation(
+            "Cancel an order and its tickets",
+            scope="orders.write",
+            errors=(400, 403, 404),
+            text="Idempotent; emits `ticket.cancelled` per ticket.",
+        ),
     )
     async def cancel_order(
         self, principal: NamedDependency[Principal], order_id: FromPath[str]
@@ -104,10 +103,12 @@ class OrderController(Controller):
     @post(
         "/{order_id:str}/refund",
         status_code=200,
-        summary="Refund part of an order",
-        opt={SCOPE_OPT: "orders.write"},
-        description=scoped("orders.write", "409 when the refunds would exceed total_price."),
-        responses=problems(400, 403, 404, 409, 415),
+        **operation(
+            "Refund part of an order",
+            scope="orders.write",
+            errors=(400, 403, 404, 409, 415),
+            text="409 when the refunds would exceed total_price.",
+        ),
     )
     async def refund_order(
         self,

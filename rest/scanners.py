@@ -18,8 +18,7 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.services import scanners
-from rest.auth import SCOPE_OPT
-from rest.docs import problems, scoped
+from rest.docs import operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -30,10 +29,7 @@ class ScannerController(Controller):
 
     @get(
         "/",
-        summary="List scanners",
-        opt={SCOPE_OPT: "scanners.read"},
-        description=scoped("scanners.read"),
-        responses=problems(400, 403),
+        **operation("List scanners", scope="scanners.read", errors=(400, 403)),
     )
     async def list_scanners(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -42,12 +38,12 @@ class ScannerController(Controller):
 
     @post(
         "/",
-        summary="Register a scanner",
-        opt={SCOPE_OPT: "scanners.write"},
-        description=scoped(
-            "scanners.write", "A scanner without a profile admits every ticket at any time."
+        **operation(
+            "Register a scanner",
+            scope="scanners.write",
+            errors=(400, 403, 404, 413, 415),
+            text="A scanner without a profile admits every ticket at any time.",
         ),
-        responses=problems(400, 403, 404, 413, 415),
     )
     async def create_scanner(
         self, principal: NamedDependency[Principal], data: JSONBody[ScannerCreate]
@@ -56,13 +52,12 @@ class ScannerController(Controller):
 
     @patch(
         "/{scanner_id:str}",
-        summary="Update a scanner",
-        opt={SCOPE_OPT: "scanners.write"},
-        description=scoped(
-            "scanners.write",
-            "Only the fields sent are changed; `profile_id: null` detaches the profile.",
+        **operation(
+            "Update a scanner",
+            scope="scanners.write",
+            errors=(400, 403, 404, 413, 415),
+            text="Only the fields sent are changed; `profile_id: null` detaches the profile.",
         ),
-        responses=problems(400, 403, 404, 413, 415),
     )
     async def update_scanner(
         self,
@@ -80,10 +75,7 @@ class ScannerProfileController(Controller):
 
     @get(
         "/",
-        summary="List scanner profiles",
-        opt={SCOPE_OPT: "scanners.read"},
-        description=scoped("scanners.read"),
-        responses=problems(400, 403),
+        **operation("List scanner profiles", scope="scanners.read", errors=(400, 403)),
     )
     async def list_profiles(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -92,15 +84,14 @@ class ScannerProfileController(Controller):
 
     @post(
         "/",
-        summary="Create a scanner profile",
-        opt={SCOPE_OPT: "scanners.write"},
-        description=scoped(
-            "scanners.write",
-            "Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute "
+        **operation(
+            "Create a scanner profile",
+            scope="scanners.write",
+            errors=(400, 403, 413, 415),
+            text="Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute "
             "offsets are relative to the ticket's timeslot, `valid_from` / `valid_until` are "
             "absolute; null means no bound.",
         ),
-        responses=problems(400, 403, 413, 415),
     )
     async def create_profile(
         self, principal: NamedDependency[Principal], data: JSONBody[ScannerProfileCreate]
@@ -109,13 +100,12 @@ class ScannerProfileController(Controller):
 
     @patch(
         "/{profile_id:str}",
-        summary="Update a scanner profile",
-        opt={SCOPE_OPT: "scanners.write"},
-        description=scoped(
-            "scanners.write",
-            "Only the fields sent are changed; a sent target list replaces the old one.",
+        **operation(
+            "Update a scanner profile",
+            scope="scanners.write",
+            errors=(400, 403, 404, 413, 415),
+            text="Only the fields sent are changed; a sent target list replaces the old one.",
         ),
-        responses=problems(400, 403, 404, 413, 415),
     )
     async def update_profile(
         self,

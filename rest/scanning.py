@@ -11,8 +11,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.scanning import CodeScan, ScanLogEntry, ScanResult, TicketScan
 from app.services import scanning
-from rest.auth import SCOPE_OPT
-from rest.docs import problems, scoped
+from rest.docs import operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 OUTCOMES = (
@@ -26,10 +25,12 @@ OUTCOMES = (
     "/tickets/{ticket_id:str}/scan",
     status_code=200,
     tags=["scanning"],
-    summary="Scan a ticket by id",
-    opt={SCOPE_OPT: "tickets.write"},
-    description=scoped("tickets.write", f"The body may be omitted. {OUTCOMES}"),
-    responses=problems(400, 403, 404, 409, 413, 415),
+    **operation(
+        "Scan a ticket by id",
+        scope="tickets.write",
+        errors=(400, 403, 404, 409, 413, 415),
+        text=f"The body may be omitted. {OUTCOMES}",
+    ),
 )
 async def scan_ticket(
     principal: NamedDependency[Principal],
@@ -47,10 +48,12 @@ async def scan_ticket(
     "/scans",
     status_code=200,
     tags=["scanning"],
-    summary="Scan a ticket by its scannable code",
-    opt={SCOPE_OPT: "tickets.write"},
-    description=scoped("tickets.write", OUTCOMES),
-    responses=problems(400, 403, 404, 409, 413, 415),
+    **operation(
+        "Scan a ticket by its scannable code",
+        scope="tickets.write",
+        errors=(400, 403, 404, 409, 413, 415),
+        text=OUTCOMES,
+    ),
 )
 async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeScan]) -> ScanResult:
     return await scanning.scan_ticket(
@@ -61,14 +64,13 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
 @get(
     "/tickets/{ticket_id:str}/scans",
     tags=["scanning"],
-    summary="List the scan attempts of a ticket",
-    opt={SCOPE_OPT: "tickets.read"},
-    description=scoped(
-        "tickets.read",
-        "The scan log: every attempt that reached the ticket (all 200 answers of the scan "
+    **operation(
+        "List the scan attempts of a ticket",
+        scope="tickets.read",
+        errors=(400, 403, 404),
+        text="The scan log: every attempt that reached the ticket (all 200 answers of the scan "
         "routes), with scanner, status, reason and time (`created_at`).",
     ),
-    responses=problems(400, 403, 404),
     dependencies=LIST_DEPENDENCIES,
 )
 async def list_ticket_scans(

@@ -13,18 +13,19 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.tickets import Ticket
 from app.services import tickets
-from rest.auth import SCOPE_OPT
-from rest.docs import problems, scoped
+from rest.docs import operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
 @get(
     "/events/{event_id:str}/tickets",
     tags=["tickets"],
-    summary="List the tickets of an event",
-    opt={SCOPE_OPT: "tickets.read"},
-    description=scoped("tickets.read", "`order_id` restricts the list to one order's tickets."),
-    responses=problems(400, 403, 404),
+    **operation(
+        "List the tickets of an event",
+        scope="tickets.read",
+        errors=(400, 403, 404),
+        text="`order_id` restricts the list to one order's tickets.",
+    ),
     dependencies=LIST_DEPENDENCIES,
 )
 async def list_event_tickets(
@@ -46,10 +47,7 @@ async def list_event_tickets(
 @get(
     "/tickets/{ticket_id:str}",
     tags=["tickets"],
-    summary="Get a ticket",
-    opt={SCOPE_OPT: "tickets.read"},
-    description=scoped("tickets.read"),
-    responses=problems(400, 403, 404),
+    **operation("Get a ticket", scope="tickets.read", errors=(400, 403, 404)),
 )
 async def get_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[str]) -> Ticket:
     return await tickets.get_ticket(principal, parse_id(ticket_id, "ticket_id"))
@@ -59,13 +57,12 @@ async def get_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[
     "/tickets/{ticket_id:str}/cancel",
     status_code=200,
     tags=["tickets"],
-    summary="Cancel a ticket",
-    opt={SCOPE_OPT: "orders.write"},
-    description=scoped(
-        "orders.write",
-        "Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
+    **operation(
+        "Cancel a ticket",
+        scope="orders.write",
+        errors=(400, 403, 404),
+        text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
     ),
-    responses=problems(400, 403, 404),
 )
 async def cancel_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[str]) -> Ticket:
     return await tickets.cancel_ticket(principal, parse_id(ticket_id, "ticket_id"))

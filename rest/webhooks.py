@@ -13,8 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.webhooks import Delivery, Webhook, WebhookCreate, WebhookDeleted, WebhookWithSecret
 from app.services import webhooks
-from rest.auth import SCOPE_OPT
-from rest.docs import problems, scoped
+from rest.docs import operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -25,14 +24,13 @@ class WebhookController(Controller):
 
     @post(
         "/",
-        summary="Create a webhook subscription",
-        opt={SCOPE_OPT: "webhooks.write"},
-        description=scoped(
-            "webhooks.write",
-            "`url` must be an https URL whose host resolves only to public addresses. "
+        **operation(
+            "Create a webhook subscription",
+            scope="webhooks.write",
+            errors=(400, 403, 413, 415),
+            text="`url` must be an https URL whose host resolves only to public addresses. "
             "The response carries the signing `secret`; it is shown only here.",
         ),
-        responses=problems(400, 403, 413, 415),
     )
     async def create_webhook(
         self,
@@ -45,10 +43,12 @@ class WebhookController(Controller):
 
     @get(
         "/",
-        summary="List webhook subscriptions",
-        opt={SCOPE_OPT: "webhooks.read"},
-        description=scoped("webhooks.read", "Sort field: `created_at`."),
-        responses=problems(400, 403),
+        **operation(
+            "List webhook subscriptions",
+            scope="webhooks.read",
+            errors=(400, 403),
+            text="Sort field: `created_at`.",
+        ),
     )
     async def list_webhooks(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -57,10 +57,7 @@ class WebhookController(Controller):
 
     @get(
         "/{webhook_id:str}",
-        summary="Get a webhook subscription",
-        opt={SCOPE_OPT: "webhooks.read"},
-        description=scoped("webhooks.read"),
-        responses=problems(400, 403, 404),
+        **operation("Get a webhook subscription", scope="webhooks.read", errors=(400, 403, 404)),
     )
     async def get_webhook(
         self, principal: NamedDependency[Principal], webhook_id: FromPath[str]
@@ -70,10 +67,12 @@ class WebhookController(Controller):
     @delete(
         "/{webhook_id:str}",
         status_code=200,
-        summary="Delete a webhook subscription",
-        opt={SCOPE_OPT: "webhooks.write"},
-        description=scoped("webhooks.write", "Its pending deliveries are dropped."),
-        responses=problems(400, 403, 404),
+        **operation(
+            "Delete a webhook subscription",
+            scope="webhooks.write",
+            errors=(400, 403, 404),
+            text="Its pending deliveries are dropped.",
+        ),
     )
     async def delete_webhook(
         self, principal: NamedDependency[Principal], webhook_id: FromPath[str]
@@ -82,12 +81,12 @@ class WebhookController(Controller):
 
     @get(
         "/{webhook_id:str}/deliveries",
-        summary="List the deliveries of a webhook subscription",
-        opt={SCOPE_OPT: "webhooks.read"},
-        description=scoped(
-            "webhooks.read", "Each delivery with every attempt made. Sort field: `created_at`."
+        **operation(
+            "List the deliveries of a webhook subscription",
+            scope="webhooks.read",
+            errors=(400, 403, 404),
+            text="Each delivery with every attempt made. Sort field: `created_at`.",
         ),
-        responses=problems(400, 403, 404),
     )
     async def list_deliveries(
         self,
