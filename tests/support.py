@@ -177,3 +177,46 @@ def gql_data(body: dict[str, Any]) -> dict[str, Any]:
 
 def gql_error_codes(body: dict[str, Any]) -> list[str]:
     return [error["extensions"]["code"] for error in body.get("errors", [])]
+
+
+@dataclass(frozen=True)
+class Door:
+    """A venue, one order of it with its tickets (by sequence), and an active scanner."""
+
+    venue: Venue
+    order: dict[str, Any]
+    tickets: list[dict[str, Any]]
+    scanner: dict[str, Any]
+
+
+async def order_tickets(client: AsyncClient, tenant: Tenant, order: dict[str, Any]) -> list[Any]:
+    page = ok(
+        await client.get(
+            f"/events/{order['event_id']}/tickets",
+            params={"order_id": order["id"], "sort": "sequence:asc", "limit": 100},
+            headers=tenant.headers,
+        )
+    )
+    return page["data"]
+
+
+async def open_door(
+    client: AsyncClient,
+    tenant: Tenant,
+    *,
+    tickets: int = 1,
+    confirm: bool = True,
+    venue: Venue | None = None,
+    **event: Any,
+) -> Door:
+    venue = venue or await create_venue(client, tenant, location="Paradiso", **event)
+    order = await place_order(
+        client,
+        tenant,
+        venue.event["id"],
+        venue.timeslot["id"],
+        [venue.ticket_type["id"]] * tickets,
+        confirm=confirm,
+    )
+    scanner = await create_scanner(client, tenant)
+    return Door(venue, order, await order_tickets(client, tenant, order), scanner)

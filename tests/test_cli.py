@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,9 +19,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from httpx import AsyncClient
 
+from tests.processes import TICKETING
 from tests.support import ok, problem
 
-TICKETING = str(Path(sys.executable).with_name("ticketing"))
 COMMAND_TIMEOUT_SECONDS = 60.0
 
 

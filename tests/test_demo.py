@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import socket
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -16,12 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.processes import START_TIMEOUT_SECONDS, TICKETING, free_port, stop, wait_until_serving
 from tests.support import ok
 
 pytestmark = pytest.mark.slow
 
-TICKETING = str(Path(sys.executable).with_name("ticketing"))
-START_TIMEOUT_SECONDS = 60.0
 KEY_LINE = re.compile(r"^API key .*: (tk_live_[A-Za-z0-9]+)$", re.MULTILINE)
 LAST_LINE = "Press Ctrl+C to stop."
 ORGANIZATION_LINE = re.compile(r"seeded organization .* \(([0-9a-f-]{36})\)")
@@ -43,12 +40,6 @@ def at(timestamp: str) -> datetime:
     return datetime.fromisoformat(timestamp)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def demo_environment() -> dict[str, str]:
     """The test run's environment without the settings that point at its PostgreSQL."""
     return {
@@ -56,18 +47,6 @@ def demo_environment() -> dict[str, str]:
         for name, value in os.environ.items()
         if not name.startswith("TICKETING_") and name not in {"DATABASE_URL", "REDIS_URL"}
     }
-
-
-async def wait_until_serving(base_url: str, deadline: float) -> None:
-    async with httpx.AsyncClient(base_url=base_url, timeout=2) as client:
-        while True:
-            try:
-                await client.get("/schema/openapi.json")
-                return
-            except httpx.TransportError:
-                if asyncio.get_running_loop().time() > deadline:
-                    raise
-                await asyncio.sleep(0.1)
 
 
 @asynccontextmanager
@@ -101,15 +80,10 @@ async def running_demo(database: Path, *extra: str) -> AsyncIterator[Demo]:
         organization = ORGANIZATION_LINE.search(text)
         assert key is not None and organization is not None, text
         base_url = f"http://127.0.0.1:{port}"
-        await wait_until_serving(base_url, deadline)
+        await wait_until_serving(base_url, process)
         yield Demo(base_url, key.group(1), organization.group(1), text)
     finally:
-        process.terminate()
-        try:
-            await asyncio.wait_for(process.wait(), 10)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+        await stop(process)
 
 
 async def test_demo_serves_seeded_data_and_reuses_it_on_restart(tmp_path: Path) -> None:

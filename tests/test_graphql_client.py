@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sys
-import tempfile
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from gql import Client, GraphQLRequest
@@ -15,8 +10,8 @@ from gql.transport.exceptions import TransportQueryError
 from gql.transport.httpx import HTTPXAsyncTransport
 from httpx import AsyncClient
 
+from tests.processes import serving
 from tests.support import Tenant, create_scanner, create_venue, ok, place_order
-from tests.test_scanning_replicas import free_port, wait_until_serving
 
 BROWSE = """
 query Browse($id: ID!) {
@@ -38,31 +33,8 @@ mutation Scan($code: String!) {
 @pytest.fixture
 async def server(database: None) -> AsyncIterator[str]:
     """``ticketing serve`` on a free 127.0.0.1 port against this run's DATABASE_URL."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryFile() as log:
-        process = await asyncio.create_subprocess_exec(
-            str(Path(sys.executable).parent / "ticketing"),
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            env=dict(os.environ),
-            stdout=log,
-            stderr=log,
-        )
-        try:
-            await wait_until_serving(url, process)
-            yield url
-        finally:
-            if process.returncode is None:
-                process.terminate()
-            try:
-                await asyncio.wait_for(process.wait(), 10)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+    async with serving() as [url]:
+        yield url
 
 
 @pytest.mark.slow

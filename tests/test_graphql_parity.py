@@ -22,7 +22,7 @@ from tests.support import (
     ok,
     place_order,
 )
-from tests.test_webhooks_delivery import emit, relay_refs
+from tests.webhooks_support import emit, relay_refs
 
 NESTED = {
     "metadata_fields": "id key name value",

@@ -15,7 +15,6 @@ import os
 import re
 import secrets
 import subprocess
-import sys
 import threading
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -42,6 +41,7 @@ from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
 from db.engine import count_statements
 from db.tables import OAuthClient, OAuthRefreshToken
+from tests.processes import TICKETING
 from tests.support import Tenant, create_event, ok, problem
 
 with warnings.catch_warnings():
@@ -834,7 +834,7 @@ async def test_client_secret_is_stored_hashed(register: Callable[..., Any]) -> N
 
 def run_cli(*args: str) -> str:
     result = subprocess.run(
-        [str(Path(sys.executable).parent / "ticketing"), *args],
+        [TICKETING, *args],
         capture_output=True,
         text=True,
         timeout=60,

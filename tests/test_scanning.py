@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -13,12 +12,13 @@ from httpx import AsyncClient
 from db.tables import OutboxEvent
 from tests.support import (
     Tenant,
-    Venue,
     create_profile,
     create_scanner,
     create_venue,
     key_for,
     ok,
+    open_door,
+    order_tickets,
     place_order,
     problem,
 )
@@ -30,49 +30,6 @@ RESULT_FIELDS = {
 RELATED_FIELDS = {
     "id", "seat", "owner_name", "owner_email", "scanned_at", "cancelled_at", "ticket_type_name",
 }  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Door:
-    """A venue, one order of it with its tickets (by sequence), and an active scanner."""
-
-    venue: Venue
-    order: dict[str, Any]
-    tickets: list[dict[str, Any]]
-    scanner: dict[str, Any]
-
-
-async def order_tickets(client: AsyncClient, tenant: Tenant, order: dict[str, Any]) -> list[Any]:
-    page = ok(
-        await client.get(
-            f"/events/{order['event_id']}/tickets",
-            params={"order_id": order["id"], "sort": "sequence:asc", "limit": 100},
-            headers=tenant.headers,
-        )
-    )
-    return page["data"]
-
-
-async def open_door(
-    client: AsyncClient,
-    tenant: Tenant,
-    *,
-    tickets: int = 1,
-    confirm: bool = True,
-    venue: Venue | None = None,
-    **event: Any,
-) -> Door:
-    venue = venue or await create_venue(client, tenant, location="Paradiso", **event)
-    order = await place_order(
-        client,
-        tenant,
-        venue.event["id"],
-        venue.timeslot["id"],
-        [venue.ticket_type["id"]] * tickets,
-        confirm=confirm,
-    )
-    scanner = await create_scanner(client, tenant)
-    return Door(venue, order, await order_tickets(client, tenant, order), scanner)
 
 
 async def scan(

@@ -8,13 +8,11 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import IO, Any
 
 import pytest
@@ -25,18 +23,12 @@ from httpx import AsyncClient
 from app.services.webhook_delivery import DeliveryRef
 from app.settings import get_settings
 from db.tables import WebhookDelivery
+from tests.processes import TICKETING, free_port
 from tests.support import Tenant, create_venue, ok, place_order
-from tests.test_webhooks_delivery import Receiver, emit, settled_log, subscribe, verified
+from tests.webhooks_support import Receiver, emit, settled_log, subscribe, verified
 from workers.jobs import enqueue_deliveries, relay
 
 TEST_REDIS_URL = os.environ["TEST_REDIS_URL"]
-TICKETING = str(Path(sys.executable).parent / "ticketing")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @dataclass
