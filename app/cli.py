@@ -46,11 +46,21 @@ def cmd_migrate(_: argparse.Namespace) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
+    """Serve the API; ``--workers`` runs that many processes on one port (PostgreSQL only: every
+    rule that must hold across processes is enforced in the database)."""
     import uvicorn
 
-    from rest.app import create_app
-
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning", access_log=False)
+    if args.workers > 1 and get_settings().is_sqlite:
+        sys.exit("ticketing: --workers above 1 needs PostgreSQL (DATABASE_URL=postgresql://...)")
+    uvicorn.run(
+        "rest.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        access_log=False,
+    )
 
 
 def cmd_worker(_: argparse.Namespace) -> None:
@@ -158,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="serve the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     serve.set_defaults(handler=cmd_serve)
 
     commands.add_parser(

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import socket
-import statistics
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -29,6 +30,7 @@ from pathlib import Path
 
 import asyncpg
 import httpx
+from loadgen import HttpConnection, Phase, run_phase
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKETS_PER_ORDER = 4
@@ -39,24 +41,6 @@ class Seeded:
     key: str
     scanner_id: str
     codes: list[str]
-
-
-@dataclass
-class Phase:
-    name: str
-    latencies: list[float]
-    errors: int
-    seconds: float
-
-    def line(self) -> str:
-        ordered = sorted(self.latencies)
-        p50 = statistics.median(ordered) * 1000
-        p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-        rate = len(ordered) / self.seconds
-        return (
-            f"{self.name:<14} {rate:8.0f} req/s   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   "
-            f"({len(ordered)} ok, {self.errors} errors)"
-        )
 
 
 async def seed(database_url: str, tickets: int) -> Seeded:
@@ -168,58 +152,32 @@ async def wait_until_serving(base_url: str) -> None:
     raise TimeoutError(f"{base_url} did not start")
 
 
-async def run_phase(
-    name: str,
-    client: httpx.AsyncClient,
-    clients: int,
-    seconds: float,
-    request: Callable[[httpx.AsyncClient], Awaitable[httpx.Response]],
-) -> Phase:
-    latencies: list[float] = []
-    errors = 0
-    deadline = time.perf_counter() + seconds
-
-    async def worker() -> None:
-        nonlocal errors
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            response = await request(client)
-            elapsed = time.perf_counter() - started
-            if response.status_code == 200:
-                latencies.append(elapsed)
-            else:
-                errors += 1
-
-    began = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(clients)))
-    return Phase(name, latencies, errors, time.perf_counter() - began)
-
-
-async def load(base_url: str, seeded: Seeded, clients: int, seconds: float) -> list[Phase]:
+async def load(port: int, seeded: Seeded, clients: int, seconds: float) -> list[Phase]:
     codes: Iterator[str] = iter(seeded.codes)
     admitted = 0
 
-    async def whoami(client: httpx.AsyncClient) -> httpx.Response:
-        return await client.get("/whoami")
+    async def whoami(connection: HttpConnection) -> bool:
+        status, _ = await connection.request("GET", "/whoami")
+        return status == 200
 
-    async def scan(client: httpx.AsyncClient) -> httpx.Response:
+    async def scan(connection: HttpConnection) -> bool:
         nonlocal admitted
-        response = await client.post(
-            "/scans", json={"scannable_code": next(codes), "scanner_id": seeded.scanner_id}
-        )
-        if response.status_code == 200 and response.json()["status"] == "valid":
+        body = json.dumps({"scannable_code": next(codes), "scanner_id": seeded.scanner_id})
+        status, answer = await connection.request("POST", "/scans", body.encode())
+        if status == 200 and json.loads(answer)["status"] == "valid":
             admitted += 1
-        return response
+        return status == 200
 
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     headers = {"Authorization": f"Bearer {seeded.key}"}
-    async with httpx.AsyncClient(
-        base_url=base_url, headers=headers, limits=limits, timeout=30.0
-    ) as client:
-        await run_phase("warm-up", client, clients, 2.0, whoami)
+    async with contextlib.AsyncExitStack() as stack:
+        connections = [
+            await stack.enter_async_context(HttpConnection("127.0.0.1", port, headers))
+            for _ in range(clients)
+        ]
+        await run_phase("warm-up", connections, 2.0, whoami)
         phases = [
-            await run_phase("GET /whoami", client, clients, seconds, whoami),
-            await run_phase("POST /scans", client, clients, seconds, scan),
+            await run_phase("GET /whoami", connections, seconds, whoami),
+            await run_phase("POST /scans", connections, seconds, scan),
         ]
     scans = phases[1]
     if admitted != len(scans.latencies):
@@ -238,6 +196,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--tickets", type=int, default=100_000)
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
     parser.add_argument(
         "--postgres",
         default=os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432"),
@@ -259,13 +218,17 @@ async def main() -> None:
         port = free_port()
         server = await asyncio.create_subprocess_exec(
             str(Path(sys.executable).parent / "ticketing"), "serve", "--port", str(port),
+            "--workers", str(args.workers),
             env=dict(os.environ),
         )  # fmt: skip
         base_url = f"http://127.0.0.1:{port}"
         await wait_until_serving(base_url)
-        print(f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, one server")
-        for phase in await load(base_url, seeded, args.clients, args.seconds):
-            print(phase.line())
+        print(
+            f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, "
+            f"{args.workers} server process(es)"
+        )
+        for phase in await load(port, seeded, args.clients, args.seconds):
+            print(phase.report())
     finally:
         if server is not None and server.returncode is None:
             server.terminate()

@@ -55,6 +55,16 @@ async def _init_connection(connection: Any) -> None:
     connection.add_query_logger(_log_asyncpg_query)
 
 
+async def _keep_session(connection: Any) -> None:
+    """Pool release hook that sends nothing.
+
+    asyncpg rolls back a forgotten transaction before calling it either way; what this skips is
+    its default reset query (RESET ALL, UNLISTEN, advisory unlocks), one round trip after every
+    pooled statement. The service keeps no session state: it never SETs, LISTENs or takes session
+    advisory locks.
+    """
+
+
 def create_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
         return SQLiteEngine(path=settings.sqlite_path, timeout=30)
@@ -64,7 +74,9 @@ def create_engine(settings: Settings) -> Engine:
 async def start_engine(engine: Engine) -> None:
     """Open the connection pool (PostgreSQL); SQLite opens a connection per statement."""
     if isinstance(engine, PostgresEngine):
-        await engine.start_connection_pool(init=_init_connection, min_size=2, max_size=20)
+        await engine.start_connection_pool(
+            init=_init_connection, reset=_keep_session, min_size=2, max_size=20
+        )
 
 
 async def stop_engine(engine: Engine) -> None:

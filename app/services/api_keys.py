@@ -25,6 +25,10 @@ PREFIX = "tk_live_"
 ALPHABET = string.ascii_letters + string.digits
 RANDOM_LENGTH = 40
 LAST_USED_RESOLUTION = timedelta(minutes=1)
+KEY_BY_HASH = """
+    SELECT id, organization_id, user_id, key_hash, scopes, last_used_at, revoked_at
+    FROM api_keys WHERE key_hash = {}"""
+"""Every request runs this, so it is fixed SQL: Piccolo's builder costs more CPU than the query."""
 
 
 def hash_key(key: str) -> str:
@@ -73,19 +77,8 @@ async def revoke_api_key(key_id: UUID) -> None:
 async def authenticate_api_key(key: str) -> Principal:
     """The principal of a live key, or :class:`Unauthenticated`; usually one statement."""
     digest = hash_key(key)
-    row = (
-        await ApiKey.select(
-            ApiKey.id,
-            ApiKey.organization_id,
-            ApiKey.user_id,
-            ApiKey.key_hash,
-            ApiKey.scopes,
-            ApiKey.last_used_at,
-            ApiKey.revoked_at,
-        )
-        .where(ApiKey.key_hash == digest)
-        .first()
-    )
+    rows = await ApiKey.raw(KEY_BY_HASH, digest)
+    row = rows[0] if rows else None
     if row is None or not hmac.compare_digest(row["key_hash"], digest) or row["revoked_at"]:
         raise Unauthenticated("The API key is unknown or revoked", credential_sent=True)
     now = utcnow()

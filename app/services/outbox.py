@@ -8,10 +8,11 @@ emitted for a change that rolled back.
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import msgspec
 
+from app.timeutil import utcnow
 from db.tables import OutboxEvent
 
 EVENT_TYPES: tuple[str, ...] = (
@@ -34,19 +35,25 @@ async def record_event(organization_id: UUID, event_type: str, data: dict[str, A
 async def record_events(
     organization_id: UUID, events: list[tuple[str, dict[str, Any]]]
 ) -> list[UUID]:
-    """Append several domain events in one statement (e.g. one per cancelled ticket)."""
+    """Append several domain events in one statement (e.g. one per cancelled ticket).
+
+    Fixed SQL rather than Piccolo's insert, whose row building costs more CPU than the
+    statement itself on hot paths such as a scan.
+    """
     unknown = {event_type for event_type, _ in events} - set(EVENT_TYPES)
     if unknown:
         raise ValueError(f"unknown event types {sorted(unknown)}")
     if not events:
         return []
-    rows = [
-        OutboxEvent(
-            organization_id=organization_id,
-            event_type=event_type,
-            payload=msgspec.json.encode(data).decode(),
-        )
-        for event_type, data in events
-    ]
-    await OutboxEvent.insert(*rows)
-    return [row.id for row in rows]
+    ids = [uuid4() for _ in events]
+    now = utcnow()
+    values: list[Any] = []
+    for event_id, (event_type, data) in zip(ids, events, strict=True):
+        values += [event_id, organization_id, event_type, msgspec.json.encode(data).decode(), now]
+    rows = ", ".join(["({}, {}, {}, {}, {})"] * len(events))
+    await OutboxEvent.raw(
+        f"INSERT INTO outbox_events (id, organization_id, event_type, payload, created_at) "
+        f"VALUES {rows}",
+        *values,
+    )
+    return ids

@@ -4,7 +4,7 @@ A scan is one transaction on one connection, with a fixed number of statements w
 of the order: the scanner joined with its profile (plus the profile's targets when it has one),
 the ticket joined with its order, event, timeslot and ticket type, the related tickets in one
 query when the event wants them, and the writes. (Statements outside a transaction would each
-take a pooled connection and pay for its reset query.) Admission is one conditional UPDATE
+take a pooled connection of their own.) Admission is one conditional UPDATE
 (``status = 'valid'`` in its WHERE) in the transaction that also writes the scan log and the
 outbox row, so among any number of simultaneous scans of a ticket, on any number of replicas,
 exactly one becomes ``valid``; the others block on the row until the winner commits, find it
@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.money import as_number
@@ -42,8 +42,8 @@ from db.tables import Scan, Scanner, Ticket
 Outcome = tuple[ScanStatus, ScanReason | None]
 LOG_SORT_FIELDS = ("created_at",)
 
-# The hot reads are fixed SQL (plain enough for PostgreSQL and SQLite alike): building the same
-# joined selects with Piccolo's query builder costs about 1 ms of CPU each, per scan.
+# The statements of a scan are fixed SQL (plain enough for PostgreSQL and SQLite alike): building
+# them with Piccolo's query builder costs up to 1 ms of CPU each, on every scan.
 _SCANNER_COLUMNS = """
     SELECT c.id, c.active, c.profile_id, p.opens_minutes_before_start,
            p.closes_minutes_after_end, p.valid_from, p.valid_until
@@ -66,6 +66,12 @@ _TICKET_COLUMNS = """
     WHERE t.organization_id = {}"""
 TICKET_BY_ID = _TICKET_COLUMNS + " AND t.id = {}"
 TICKET_BY_CODE = _TICKET_COLUMNS + " AND t.scannable_code = {}"
+ADMIT = """
+    UPDATE tickets SET status = 'scanned', scanned_at = {}
+    WHERE id = {} AND status = 'valid' RETURNING id"""
+LOG_ATTEMPT = """
+    INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, reason, created_at)
+    VALUES ({}, {}, {}, {}, {}, {}, {})"""
 RELATED_TICKETS = """
     SELECT t.id, t.seat, t.owner_name, t.owner_email, t.scanned_at, t.cancelled_at,
            y.name AS ticket_type_name
@@ -173,12 +179,7 @@ async def _admit(
     organization_id: UUID, ticket: TicketState, scanner_id: UUID, now: datetime
 ) -> TicketState | None:
     """Step 7: the conditional UPDATE; ``None`` when a concurrent change got there first."""
-    admitted = (
-        await Ticket.update({Ticket.status: "scanned", Ticket.scanned_at: now})
-        .where(Ticket.id == ticket.id, Ticket.status == "valid")
-        .returning(Ticket.id)
-    )
-    if not admitted:
+    if not await Ticket.raw(ADMIT, now, ticket.id):
         return None
     await record_event(
         organization_id,
@@ -292,15 +293,8 @@ async def _log(
     reason: ScanReason | None,
     now: datetime,
 ) -> None:
-    await Scan.insert(
-        Scan(
-            organization_id=organization_id,
-            ticket_id=ticket_id,
-            scanner_id=scanner_id,
-            status=status,
-            reason=reason,
-            created_at=now,
-        )
+    await Scan.raw(
+        LOG_ATTEMPT, uuid4(), organization_id, ticket_id, scanner_id, status, reason, now
     )
 
 
