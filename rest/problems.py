@@ -60,10 +60,7 @@ def authentication_headers(error: DomainError) -> dict[str, str]:
             return {"WWW-Authenticate": f'Bearer realm="{REALM}", error="invalid_token"'}
         return {"WWW-Authenticate": f'Bearer realm="{REALM}"'}
     if isinstance(error, Forbidden) and error.scope:
-        return {
-            "WWW-Authenticate": f'Bearer realm="{REALM}", error="insufficient_scope", '
-            f'scope="{error.scope}"'
-        }
+        return {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{error.scope}"'}
     if isinstance(error, RateLimited):
         return {"Retry-After": str(error.retry_after)}
     return {}

@@ -209,7 +209,7 @@ async def test_scopes_are_enforced_per_endpoint(client: AsyncClient, tenant: Ten
     )
     problem(response, 403)
     assert response.headers["www-authenticate"] == (
-        'Bearer realm="ticketing", error="insufficient_scope", scope="events.write"'
+        'Bearer error="insufficient_scope", scope="events.write"'
     )
     for path in ("/events", f"/events/{event['id']}", f"/events/{event['id']}/timeslots"):
         problem(await client.get(path, headers=nothing), 403)

@@ -89,7 +89,7 @@ def assert_insufficient_scope(response: Any, scope: str) -> None:
     body = problem(response, 403)
     assert scope in body["detail"]
     assert response.headers["www-authenticate"] == (
-        f'Bearer realm="ticketing", error="insufficient_scope", scope="{scope}"'
+        f'Bearer error="insufficient_scope", scope="{scope}"'
     )
 
 
