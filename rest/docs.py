@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import PathParameter
 
 from rest.auth import SCOPE_OPT
 from rest.problems import PROBLEM_MEDIA_TYPE, Problem
@@ -51,3 +52,8 @@ def operation(
         "responses": problems(*errors),
         "opt": {SCOPE_OPT: scope} if scope else {},
     }
+
+
+IdPath = Annotated[str, PathParameter(schema_extra={"format": "uuid"})]
+"""A path id: taken as text so that a malformed one is a 400 from ``app.ids.parse_id`` (not
+the router's 404), and documented as the UUID it must be."""

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from litestar import Controller, get, patch, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import JSONBody, QueryParameter
 
 from app.ids import parse_id
 from app.pagination import Page
@@ -22,7 +22,7 @@ from app.schemas.events import (
 )
 from app.services import events, ticket_types, timeslots
 from app.timeutil import parse_timestamp
-from rest.docs import operation
+from rest.docs import IdPath, operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -53,9 +53,7 @@ class EventController(Controller):
         "/{event_id:str}",
         **operation("Get an event", scope="events.read", errors=(400, 403, 404)),
     )
-    async def get_event(
-        self, principal: NamedDependency[Principal], event_id: FromPath[str]
-    ) -> Event:
+    async def get_event(self, principal: NamedDependency[Principal], event_id: IdPath) -> Event:
         return await events.get_event(principal, parse_id(event_id, "event_id"))
 
     @patch(
@@ -70,7 +68,7 @@ class EventController(Controller):
     async def update_event(
         self,
         principal: NamedDependency[Principal],
-        event_id: FromPath[str],
+        event_id: IdPath,
         data: JSONBody[EventUpdate],
     ) -> Event:
         return await events.update_event(principal, parse_id(event_id, "event_id"), data)
@@ -84,7 +82,7 @@ class EventController(Controller):
     async def list_ticket_types(
         self,
         principal: NamedDependency[Principal],
-        event_id: FromPath[str],
+        event_id: IdPath,
         listing: NamedDependency[ListQuery],
     ) -> Page[TicketType]:
         return await ticket_types.list_ticket_types(
@@ -98,7 +96,7 @@ class EventController(Controller):
     async def create_ticket_type(
         self,
         principal: NamedDependency[Principal],
-        event_id: FromPath[str],
+        event_id: IdPath,
         data: JSONBody[TicketTypeCreate],
     ) -> TicketType:
         return await ticket_types.create_ticket_type(
@@ -118,7 +116,7 @@ class EventController(Controller):
     async def list_timeslots(
         self,
         principal: NamedDependency[Principal],
-        event_id: FromPath[str],
+        event_id: IdPath,
         listing: NamedDependency[ListQuery],
         starts_from: Annotated[
             str | None, QueryParameter(name="from", description="RFC 3339 timestamp")
@@ -142,7 +140,7 @@ class EventController(Controller):
     async def create_timeslot(
         self,
         principal: NamedDependency[Principal],
-        event_id: FromPath[str],
+        event_id: IdPath,
         data: JSONBody[TimeslotCreate],
     ) -> Timeslot:
         return await timeslots.create_timeslot(principal, parse_id(event_id, "event_id"), data)

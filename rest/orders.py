@@ -6,14 +6,14 @@ from typing import Annotated
 
 from litestar import Controller, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import JSONBody, QueryParameter
 
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
-from rest.docs import operation
+from rest.docs import IdPath, operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -64,9 +64,7 @@ class OrderController(Controller):
         "/{order_id:str}",
         **operation("Get an order", scope="orders.read", errors=(400, 403, 404)),
     )
-    async def get_order(
-        self, principal: NamedDependency[Principal], order_id: FromPath[str]
-    ) -> Order:
+    async def get_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
         return await orders.get_order(principal, parse_id(order_id, "order_id"))
 
     @post(
@@ -80,9 +78,7 @@ class OrderController(Controller):
             "confirming again changes nothing.",
         ),
     )
-    async def confirm_order(
-        self, principal: NamedDependency[Principal], order_id: FromPath[str]
-    ) -> Order:
+    async def confirm_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
         return await orders.confirm_order(principal, parse_id(order_id, "order_id"))
 
     @post(
@@ -95,9 +91,7 @@ class OrderController(Controller):
             text="Idempotent; emits `ticket.cancelled` per ticket.",
         ),
     )
-    async def cancel_order(
-        self, principal: NamedDependency[Principal], order_id: FromPath[str]
-    ) -> Order:
+    async def cancel_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
         return await orders.cancel_order(principal, parse_id(order_id, "order_id"))
 
     @post(
@@ -113,7 +107,7 @@ class OrderController(Controller):
     async def refund_order(
         self,
         principal: NamedDependency[Principal],
-        order_id: FromPath[str],
+        order_id: IdPath,
         data: JSONBody[RefundCreate],
     ) -> Order:
         return await orders.refund_order(principal, parse_id(order_id, "order_id"), data)

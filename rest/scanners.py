@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from litestar import Controller, get, patch, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.pagination import Page
@@ -18,7 +18,7 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.services import scanners
-from rest.docs import operation
+from rest.docs import IdPath, operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -62,7 +62,7 @@ class ScannerController(Controller):
     async def update_scanner(
         self,
         principal: NamedDependency[Principal],
-        scanner_id: FromPath[str],
+        scanner_id: IdPath,
         data: JSONBody[ScannerUpdate],
     ) -> Scanner:
         return await scanners.update_scanner(principal, parse_id(scanner_id, "scanner_id"), data)
@@ -110,7 +110,7 @@ class ScannerProfileController(Controller):
     async def update_profile(
         self,
         principal: NamedDependency[Principal],
-        profile_id: FromPath[str],
+        profile_id: IdPath,
         data: JSONBody[ScannerProfileUpdate],
     ) -> ScannerProfile:
         return await scanners.update_profile(principal, parse_id(profile_id, "profile_id"), data)

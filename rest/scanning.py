@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from litestar import get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.schemas.scanning import CodeScan, ScanLogEntry, ScanResult, TicketScan
 from app.services import scanning
-from rest.docs import operation
+from rest.docs import IdPath, operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 OUTCOMES = (
@@ -34,7 +34,7 @@ OUTCOMES = (
 )
 async def scan_ticket(
     principal: NamedDependency[Principal],
-    ticket_id: FromPath[str],
+    ticket_id: IdPath,
     data: JSONBody[TicketScan | None] = None,
 ) -> ScanResult:
     return await scanning.scan_ticket(
@@ -75,7 +75,7 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
 )
 async def list_ticket_scans(
     principal: NamedDependency[Principal],
-    ticket_id: FromPath[str],
+    ticket_id: IdPath,
     listing: NamedDependency[ListQuery],
 ) -> Page[ScanLogEntry]:
     return await scanning.list_ticket_scans(

@@ -6,14 +6,14 @@ from typing import Annotated
 
 from litestar import get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, QueryParameter
+from litestar.params import QueryParameter
 
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.schemas.tickets import Ticket
 from app.services import tickets
-from rest.docs import operation
+from rest.docs import IdPath, operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -30,7 +30,7 @@ from rest.lists import LIST_DEPENDENCIES, ListQuery
 )
 async def list_event_tickets(
     principal: NamedDependency[Principal],
-    event_id: FromPath[str],
+    event_id: IdPath,
     listing: NamedDependency[ListQuery],
     order_id: Annotated[
         str | None, QueryParameter(description="Only tickets of this order")
@@ -49,7 +49,7 @@ async def list_event_tickets(
     tags=["tickets"],
     **operation("Get a ticket", scope="tickets.read", errors=(400, 403, 404)),
 )
-async def get_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[str]) -> Ticket:
+async def get_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
     return await tickets.get_ticket(principal, parse_id(ticket_id, "ticket_id"))
 
 
@@ -64,7 +64,7 @@ async def get_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[
         text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
     ),
 )
-async def cancel_ticket(principal: NamedDependency[Principal], ticket_id: FromPath[str]) -> Ticket:
+async def cancel_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
     return await tickets.cancel_ticket(principal, parse_id(ticket_id, "ticket_id"))
 
 

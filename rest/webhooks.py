@@ -6,14 +6,14 @@ from typing import Any
 
 from litestar import Controller, Request, delete, get, post
 from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody
+from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.schemas.webhooks import Delivery, Webhook, WebhookCreate, WebhookDeleted, WebhookWithSecret
 from app.services import webhooks
-from rest.docs import operation
+from rest.docs import IdPath, operation
 from rest.lists import LIST_DEPENDENCIES, ListQuery
 
 
@@ -60,7 +60,7 @@ class WebhookController(Controller):
         **operation("Get a webhook subscription", scope="webhooks.read", errors=(400, 403, 404)),
     )
     async def get_webhook(
-        self, principal: NamedDependency[Principal], webhook_id: FromPath[str]
+        self, principal: NamedDependency[Principal], webhook_id: IdPath
     ) -> Webhook:
         return await webhooks.get_webhook(principal, parse_id(webhook_id, "webhook_id"))
 
@@ -75,7 +75,7 @@ class WebhookController(Controller):
         ),
     )
     async def delete_webhook(
-        self, principal: NamedDependency[Principal], webhook_id: FromPath[str]
+        self, principal: NamedDependency[Principal], webhook_id: IdPath
     ) -> WebhookDeleted:
         return await webhooks.delete_webhook(principal, parse_id(webhook_id, "webhook_id"))
 
@@ -91,7 +91,7 @@ class WebhookController(Controller):
     async def list_deliveries(
         self,
         principal: NamedDependency[Principal],
-        webhook_id: FromPath[str],
+        webhook_id: IdPath,
         listing: NamedDependency[ListQuery],
     ) -> Page[Delivery]:
         return await webhooks.list_deliveries(
