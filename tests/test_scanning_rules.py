@@ -13,7 +13,14 @@ from app.principal import Principal
 from app.services.authentication import authenticate
 from app.services.scanning import scan_ticket
 from db.engine import count_statements
-from tests.support import Tenant, create_profile, create_scanner, create_venue, ok, place_order
+from tests.support import (
+    Tenant,
+    create_profile,
+    create_scanner,
+    create_venue,
+    order_tickets,
+    place_order,
+)
 
 STARTS = datetime(2030, 6, 1, 18, 0, tzinfo=UTC)
 ENDS = datetime(2030, 6, 1, 23, 0, tzinfo=UTC)
@@ -35,14 +42,7 @@ async def ticket_ids(client: AsyncClient, tenant: Tenant, size: int, **event: ob
         [venue.ticket_type["id"]] * size,
         confirm=True,
     )
-    page = ok(
-        await client.get(
-            f"/events/{venue.event['id']}/tickets",
-            params={"order_id": order["id"], "sort": "sequence:asc", "limit": 100},
-            headers=tenant.headers,
-        )
-    )
-    return [UUID(ticket["id"]) for ticket in page["data"]]
+    return [UUID(ticket["id"]) for ticket in await order_tickets(client, tenant, order)]
 
 
 async def outcome(
