@@ -56,7 +56,7 @@ def list_params(
         errors.append(FieldError("limit", f"must be between 1 and {MAX_LIMIT}, got {limit}"))
     if not 0 <= offset <= MAX_OFFSET:
         errors.append(FieldError("offset", f"must be between 0 and {MAX_OFFSET}, got {offset}"))
-    field, _, direction = (sort or DEFAULT_SORT).partition(":")
+    field, _, direction = (DEFAULT_SORT if sort is None else sort).partition(":")
     if field not in allowed:
         errors.append(
             FieldError("sort", f"unknown sort field {field!r}; allowed: {', '.join(allowed)}")

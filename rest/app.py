@@ -7,9 +7,6 @@ from contextlib import asynccontextmanager
 
 from litestar import Litestar
 from litestar.di import Provide
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
 
 from app.logging import configure_logging
 from app.settings import Settings, get_settings
@@ -20,6 +17,7 @@ from rest.graphql import GraphQLController
 from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
+from rest.openapi import declare_closed_inputs, openapi_config
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
 from rest.scanners import ScannerController, ScannerProfileController
@@ -27,8 +25,6 @@ from rest.scanning import SCANNING_ROUTES
 from rest.tickets import TICKET_ROUTES
 from rest.webhooks import WebhookController
 from workers.in_process import in_process_delivery
-
-API_VERSION = "1.0.0"
 
 ROUTES = [
     get_whoami,
@@ -42,30 +38,6 @@ ROUTES = [
     *OAUTH_ROUTES,
     GraphQLController,
 ]
-
-
-def openapi_config() -> OpenAPIConfig:
-    return OpenAPIConfig(
-        title="Event Ticketing API",
-        version=API_VERSION,
-        description=(
-            "Events, timeslots, orders and tickets of one organization; door scanning; webhooks. "
-            "Authenticate with `Authorization: Bearer <API key or OAuth access token>`. "
-            "Errors are RFC 9457 problem details."
-        ),
-        path="/schema",
-        render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
-        components=Components(
-            security_schemes={
-                "bearer": SecurityScheme(
-                    type="http",
-                    scheme="bearer",
-                    description="An API key (tk_live_...) or an OAuth 2.0 access token (JWT)",
-                )
-            }
-        ),
-        security=[{"bearer": []}],
-    )
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -88,7 +60,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         async with in_process_delivery(settings):
             yield
 
-    return Litestar(
+    application = Litestar(
         route_handlers=ROUTES,
         lifespan=[database] if settings.redis_url else [database, webhook_delivery],
         middleware=[bearer_authentication],
@@ -101,3 +73,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
         openapi_config=openapi_config(),
         state={"settings": settings},
     )
+    declare_closed_inputs(application)
+    return application

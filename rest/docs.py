@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import PathParameter
 
 from rest.auth import SCOPE_OPT
+from rest.lists import list_dependencies
 from rest.problems import PROBLEM_MEDIA_TYPE, Problem
 
 ERROR_DESCRIPTIONS = {
@@ -41,17 +43,26 @@ def scoped(scope: str | None, text: str = "") -> str:
 
 
 def operation(
-    summary: str, *, scope: str | None, errors: tuple[int, ...] = (), text: str = ""
+    summary: str,
+    *,
+    scope: str | None,
+    errors: tuple[int, ...] = (),
+    text: str = "",
+    sort_fields: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Route keyword arguments from one declaration: the summary, a description naming the
-    scope, the problem responses, and the scope for the guard (``rest.auth.require_route_scope``).
+    scope, the problem responses, the scope for the guard (``rest.auth.require_route_scope``),
+    and for a list (``sort_fields`` given, from its service) the ``listing`` dependency.
     """
-    return {
+    options: dict[str, Any] = {
         "summary": summary,
         "description": scoped(scope, text),
         "responses": problems(*errors),
         "opt": {SCOPE_OPT: scope} if scope else {},
     }
+    if sort_fields is not None:
+        options["dependencies"] = list_dependencies(sort_fields)
+    return options
 
 
 IdPath = Annotated[str, PathParameter(schema_extra={"format": "uuid"})]

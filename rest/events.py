@@ -23,17 +23,18 @@ from app.schemas.events import (
 from app.services import events, ticket_types, timeslots
 from app.timeutil import parse_timestamp
 from rest.docs import IdPath, operation
-from rest.lists import LIST_DEPENDENCIES, ListQuery
+from rest.lists import ListQuery
 
 
 class EventController(Controller):
     path = "/events"
     tags = ["events"]
-    dependencies = LIST_DEPENDENCIES
 
     @get(
         "/",
-        **operation("List events", scope="events.read", errors=(400, 403)),
+        **operation(
+            "List events", scope="events.read", errors=(400, 403), sort_fields=events.SORT_FIELDS
+        ),
     )
     async def list_events(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -76,7 +77,10 @@ class EventController(Controller):
     @get(
         "/{event_id:str}/ticket_types",
         **operation(
-            "List the ticket types of an event", scope="events.read", errors=(400, 403, 404)
+            "List the ticket types of an event",
+            scope="events.read",
+            errors=(400, 403, 404),
+            sort_fields=ticket_types.SORT_FIELDS,
         ),
     )
     async def list_ticket_types(
@@ -111,6 +115,7 @@ class EventController(Controller):
             errors=(400, 403, 404),
             text="`from` keeps timeslots starting at or after it, "
             "`until` those starting before it.",
+            sort_fields=timeslots.SORT_FIELDS,
         ),
     )
     async def list_timeslots(

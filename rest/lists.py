@@ -1,11 +1,13 @@
-"""The common list query parameters (``limit``, ``offset``, ``sort``) as one dependency.
+"""The common list query parameters (``limit``, ``offset``, ``sort``) as one dependency per list.
 
-Bounds are declared here for the OpenAPI document; the services enforce them, so that GraphQL,
-which shares the services, enforces the same ones.
+Bounds and the allowed sort values are declared here for the OpenAPI document, from the services'
+own constants; the services enforce them, so that GraphQL, which shares them, enforces the same.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: the parameter annotations of ``list_query`` must be
+# evaluated where they are written, because they close over each list's sort values.
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Annotated, Any
 
@@ -25,22 +27,28 @@ class ListQuery:
         return asdict(self)
 
 
-def list_query(
-    limit: Annotated[
-        int | None,
-        QueryParameter(
-            ge=1, le=MAX_LIMIT, description=f"Results per page (default {DEFAULT_LIMIT})"
-        ),
-    ] = None,
-    offset: Annotated[
-        int | None, QueryParameter(ge=0, description="Results to skip (default 0)")
-    ] = None,
-    sort: Annotated[
-        str | None,
-        QueryParameter(description=f"field:asc or field:desc (default {DEFAULT_SORT})"),
-    ] = None,
-) -> ListQuery:
-    return ListQuery(limit=limit, offset=offset, sort=sort)
+def list_dependencies(sort_fields: Sequence[str]) -> dict[str, Provide]:
+    """The ``listing`` dependency of a list whose service sorts by ``sort_fields``."""
+    sort_values = [f"{field}:{direction}" for field in sort_fields for direction in ("asc", "desc")]
 
+    def list_query(
+        limit: Annotated[
+            int | None,
+            QueryParameter(
+                ge=1, le=MAX_LIMIT, description=f"Results per page (default {DEFAULT_LIMIT})"
+            ),
+        ] = None,
+        offset: Annotated[
+            int | None, QueryParameter(ge=0, description="Results to skip (default 0)")
+        ] = None,
+        sort: Annotated[
+            str | None,
+            QueryParameter(
+                description=f"field:asc or field:desc (default {DEFAULT_SORT})",
+                schema_extra={"enum": sort_values},
+            ),
+        ] = None,
+    ) -> ListQuery:
+        return ListQuery(limit=limit, offset=offset, sort=sort)
 
-LIST_DEPENDENCIES = {"listing": Provide(list_query, sync_to_thread=False)}
+    return {"listing": Provide(list_query, sync_to_thread=False)}

@@ -14,13 +14,12 @@ from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
 from rest.docs import IdPath, operation
-from rest.lists import LIST_DEPENDENCIES, ListQuery
+from rest.lists import ListQuery
 
 
 class OrderController(Controller):
     path = "/orders"
     tags = ["orders"]
-    dependencies = LIST_DEPENDENCIES
 
     @get(
         "/",
@@ -29,6 +28,7 @@ class OrderController(Controller):
             scope="orders.read",
             errors=(400, 403),
             text="The orders of the caller's organization.",
+            sort_fields=orders.SORT_FIELDS,
         ),
     )
     async def list_orders(

@@ -19,17 +19,21 @@ from app.schemas.scanners import (
 )
 from app.services import scanners
 from rest.docs import IdPath, operation
-from rest.lists import LIST_DEPENDENCIES, ListQuery
+from rest.lists import ListQuery
 
 
 class ScannerController(Controller):
     path = "/scanners"
     tags = ["scanners"]
-    dependencies = LIST_DEPENDENCIES
 
     @get(
         "/",
-        **operation("List scanners", scope="scanners.read", errors=(400, 403)),
+        **operation(
+            "List scanners",
+            scope="scanners.read",
+            errors=(400, 403),
+            sort_fields=scanners.SORT_FIELDS,
+        ),
     )
     async def list_scanners(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
@@ -71,11 +75,15 @@ class ScannerController(Controller):
 class ScannerProfileController(Controller):
     path = "/scanner_profiles"
     tags = ["scanners"]
-    dependencies = LIST_DEPENDENCIES
 
     @get(
         "/",
-        **operation("List scanner profiles", scope="scanners.read", errors=(400, 403)),
+        **operation(
+            "List scanner profiles",
+            scope="scanners.read",
+            errors=(400, 403),
+            sort_fields=scanners.SORT_FIELDS,
+        ),
     )
     async def list_profiles(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]

@@ -12,7 +12,7 @@ from app.principal import Principal
 from app.schemas.scanning import CodeScan, ScanLogEntry, ScanResult, TicketScan
 from app.services import scanning
 from rest.docs import IdPath, operation
-from rest.lists import LIST_DEPENDENCIES, ListQuery
+from rest.lists import ListQuery
 
 OUTCOMES = (
     "Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` "
@@ -70,8 +70,8 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
         errors=(400, 403, 404),
         text="The scan log: every attempt that reached the ticket (all 200 answers of the scan "
         "routes), with scanner, status, reason and time (`created_at`).",
+        sort_fields=scanning.LOG_SORT_FIELDS,
     ),
-    dependencies=LIST_DEPENDENCIES,
 )
 async def list_ticket_scans(
     principal: NamedDependency[Principal],

@@ -14,7 +14,7 @@ from app.principal import Principal
 from app.schemas.tickets import Ticket
 from app.services import tickets
 from rest.docs import IdPath, operation
-from rest.lists import LIST_DEPENDENCIES, ListQuery
+from rest.lists import ListQuery
 
 
 @get(
@@ -25,8 +25,8 @@ from rest.lists import LIST_DEPENDENCIES, ListQuery
         scope="tickets.read",
         errors=(400, 403, 404),
         text="`order_id` restricts the list to one order's tickets.",
+        sort_fields=tickets.SORT_FIELDS,
     ),
-    dependencies=LIST_DEPENDENCIES,
 )
 async def list_event_tickets(
     principal: NamedDependency[Principal],

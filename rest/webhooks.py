@@ -14,13 +14,12 @@ from app.principal import Principal
 from app.schemas.webhooks import Delivery, Webhook, WebhookCreate, WebhookDeleted, WebhookWithSecret
 from app.services import webhooks
 from rest.docs import IdPath, operation
-from rest.lists import LIST_DEPENDENCIES, ListQuery
+from rest.lists import ListQuery
 
 
 class WebhookController(Controller):
     path = "/webhooks"
     tags = ["webhooks"]
-    dependencies = LIST_DEPENDENCIES
 
     @post(
         "/",
@@ -48,6 +47,7 @@ class WebhookController(Controller):
             scope="webhooks.read",
             errors=(400, 403),
             text="Sort field: `created_at`.",
+            sort_fields=webhooks.SORT_FIELDS,
         ),
     )
     async def list_webhooks(
@@ -86,6 +86,7 @@ class WebhookController(Controller):
             scope="webhooks.read",
             errors=(400, 403, 404),
             text="Each delivery with every attempt made. Sort field: `created_at`.",
+            sort_fields=webhooks.SORT_FIELDS,
         ),
     )
     async def list_deliveries(

@@ -73,5 +73,14 @@ async def test_openapi_document_is_public_and_versioned(client: AsyncClient) -> 
     whoami = document["paths"]["/whoami"]["get"]
     assert "401" in whoami["responses"]
     assert "events.read" in document["paths"]["/events"]["get"]["description"]
+    schemas = document["components"]["schemas"]
+    assert schemas["EventCreate"]["additionalProperties"] is False
+    assert schemas["OrderCreate"]["additionalProperties"] is False
+    assert "additionalProperties" not in schemas["Event"]
+    parameters = {p["name"]: p for p in document["paths"]["/events"]["get"]["parameters"]}
+    assert parameters["sort"]["schema"]["enum"] == [
+        "created_at:asc", "created_at:desc", "title:asc", "title:desc",
+        "starts_at:asc", "starts_at:desc",
+    ]  # fmt: skip
     page = await client.get("/schema")
     assert page.status_code == 200 and "html" in page.headers["content-type"]
