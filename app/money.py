@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Annotated
+
+import msgspec
 
 from app.errors import InvalidInput
 
 CENT = Decimal("0.01")
 MAX_AMOUNT = Decimal("9999999999.99")
+
+Amount = Annotated[
+    Decimal,
+    msgspec.Meta(extra_json_schema={"extra": {"type": "number", "format": None, "minimum": 0}}),
+]
+"""A money input: a JSON number decoded exactly (no float rounding); bounds checked by amount()."""
 
 
 def to_cents(value: Decimal | float | int | str) -> Decimal:

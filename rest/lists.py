@@ -39,7 +39,11 @@ def list_dependencies(sort_fields: Sequence[str]) -> dict[str, Provide]:
             ),
         ] = None,
         offset: Annotated[
-            int | None, QueryParameter(ge=0, description="Results to skip (default 0)")
+            int | None,
+            # Litestar leaves a ge of 0 out of the document; schema_extra puts it back.
+            QueryParameter(
+                ge=0, description="Results to skip (default 0)", schema_extra={"minimum": 0}
+            ),
         ] = None,
         sort: Annotated[
             str | None,

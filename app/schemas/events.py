@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from typing import Annotated
 from uuid import UUID
 
 import msgspec
 
+from app.money import Amount
 from app.schemas.text import NO_NUL
 
 Title = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
@@ -59,7 +59,7 @@ class TicketType(msgspec.Struct):
 
 class TicketTypeCreate(msgspec.Struct, forbid_unknown_fields=True):
     name: Title
-    price: Decimal
+    price: Amount
     swappable: bool = False
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from decimal import Decimal
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
 
+from app.money import Amount
 from app.schemas.text import NO_NUL
 
 Channel = Literal["online", "box_office", "reseller", "api"]
@@ -65,4 +65,4 @@ class OrderCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class RefundCreate(msgspec.Struct, forbid_unknown_fields=True):
-    amount: Decimal
+    amount: Amount
