@@ -13,7 +13,7 @@ from typing import Any
 
 from piccolo.engine.base import Engine
 from piccolo.engine.postgres import PostgresEngine
-from piccolo.engine.sqlite import SQLiteEngine
+from piccolo.engine.sqlite import SQLiteEngine, SQLiteTransaction, TransactionType
 
 from app.settings import Settings
 
@@ -65,14 +65,33 @@ async def _keep_session(connection: Any) -> None:
     """
 
 
+class DemoSQLiteEngine(SQLiteEngine):
+    """SQLite whose transactions take the write lock when they begin (``BEGIN IMMEDIATE``).
+
+    With SQLite's default deferred transactions, two that read and then write deadlock on the
+    upgrade, and SQLite fails one at once, whatever the busy timeout. Immediate transactions
+    queue for the lock instead (up to the timeout), which is what concurrent requests need.
+    """
+
+    def transaction(
+        self,
+        transaction_type: TransactionType = TransactionType.immediate,
+        allow_nested: bool = True,
+    ) -> SQLiteTransaction:
+        return super().transaction(transaction_type=transaction_type, allow_nested=allow_nested)
+
+
 def create_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
-        return SQLiteEngine(path=settings.sqlite_path, timeout=30)
+        return DemoSQLiteEngine(path=settings.sqlite_path, timeout=30)
     return PostgresEngine(config={"dsn": settings.database_url})
 
 
 async def start_engine(engine: Engine) -> None:
-    """Open the connection pool (PostgreSQL); SQLite opens a connection per statement."""
+    """Open the connection pool (PostgreSQL). SQLite opens a connection per statement; its file
+    is switched to write-ahead logging, so that readers never wait for the writer."""
+    if isinstance(engine, SQLiteEngine):
+        await engine.run_ddl("PRAGMA journal_mode=WAL")
     if isinstance(engine, PostgresEngine):
         await engine.start_connection_pool(
             init=_init_connection, reset=_keep_session, min_size=2, max_size=20

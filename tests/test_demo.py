@@ -129,3 +129,44 @@ async def test_demo_serves_seeded_data_and_reuses_it_on_restart(tmp_path: Path) 
                 ok(await client.get("/events", headers=again.headers))["pagination"]["total"] == 3
             )
             ok(await client.get("/whoami", headers=first.headers))
+
+
+async def test_demo_takes_concurrent_writes_without_errors(tmp_path: Path) -> None:
+    """SQLite serializes writers: concurrent orders, confirmations and scans must queue for the
+    lock, not fail (deferred transactions deadlocked on the read-to-write upgrade)."""
+    async with (
+        running_demo(tmp_path / "demo.sqlite3") as demo,
+        httpx.AsyncClient(base_url=demo.base_url, headers=demo.headers, timeout=60) as client,
+    ):
+        event = ok(await client.get("/events", params={"sort": "starts_at:desc"}))["data"][0]
+        slots = ok(await client.get(f"/events/{event['id']}/timeslots"))["data"]
+        slot = max(slots, key=lambda s: s["total_available"])
+        body = {
+            "event_id": event["id"],
+            "event_timeslot_id": slot["id"],
+            "buyer_name": "Burst Buyer",
+            "buyer_email": "burst@example.com",
+            "channel": "online",
+            "payment_method": "card",
+            "tickets": [{"ticket_type_id": slot["ticket_type_ids"][0]}],
+        }
+
+        async def order_and_confirm() -> list[int]:
+            placed = await client.post("/orders", json=body)
+            if placed.status_code != 201:
+                return [placed.status_code]
+            confirmed = await client.post(f"/orders/{placed.json()['id']}/confirm")
+            return [placed.status_code, confirmed.status_code]
+
+        outcomes = await asyncio.gather(*(order_and_confirm() for _ in range(20)))
+        assert [code for codes in outcomes for code in codes] == [201, 200] * 20
+        tickets = ok(
+            await client.get(
+                f"/events/{event['id']}/tickets", params={"sort": "created_at:desc", "limit": 20}
+            )
+        )["data"]
+        scans = await asyncio.gather(
+            *(client.post(f"/tickets/{ticket['id']}/scan") for ticket in tickets)
+        )
+        assert [scan.status_code for scan in scans] == [200] * 20
+        assert {scan.json()["status"] for scan in scans} == {"valid"}
