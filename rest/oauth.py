@@ -20,6 +20,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from app.schemas.oauth import AuthorizationServerMetadata, TokenError, TokenResponse
 from app.services.oauth import authorization, consent, discovery, server
 from app.settings import get_settings
+from rest.http import FORM_BODY_OPT
 
 TEMPLATES = Path(__file__).parent / "templates"
 CONSENT_TEMPLATE = Template((TEMPLATES / "oauth_consent.html").read_text())
@@ -125,7 +126,7 @@ async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
     tags=["oauth"],
     summary="Consent decision (browser form)",
     description="The consent page's approve / deny form; redirects to the client.",
-    opt={"form_body": True},
+    opt={FORM_BODY_OPT: True},
     security=[{}],
     status_code=302,
 )
@@ -149,7 +150,7 @@ async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
     description="Form-encoded; grant types `authorization_code` (with PKCE), `client_credentials` "
     "and `refresh_token`. Clients authenticate with HTTP Basic or `client_secret` in the form; "
     "public clients send only `client_id`.",
-    opt={"form_body": True},
+    opt={FORM_BODY_OPT: True},
     security=[{}],
     status_code=200,
     responses=TOKEN_ERRORS,
@@ -168,7 +169,7 @@ async def token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
     summary="Token revocation (RFC 7009)",
     description="Revokes the grant an access or refresh token belongs to, with every token of it. "
     "Answers 200 for unknown tokens too.",
-    opt={"form_body": True},
+    opt={FORM_BODY_OPT: True},
     security=[{}],
     status_code=200,
     responses=TOKEN_ERRORS,
