@@ -65,7 +65,7 @@ async def _keep_session(connection: Any) -> None:
     """
 
 
-class DemoSQLiteEngine(SQLiteEngine):
+class ImmediateSQLiteEngine(SQLiteEngine):
     """SQLite whose transactions take the write lock when they begin (``BEGIN IMMEDIATE``).
 
     With SQLite's default deferred transactions, two that read and then write deadlock on the
@@ -83,7 +83,7 @@ class DemoSQLiteEngine(SQLiteEngine):
 
 def create_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
-        return DemoSQLiteEngine(path=settings.sqlite_path, timeout=30)
+        return ImmediateSQLiteEngine(path=settings.sqlite_path, timeout=30)
     return PostgresEngine(config={"dsn": settings.database_url})
 
 
