@@ -24,11 +24,11 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-import httpcore
 import httpx
 import msgspec
 
-from app.services.url_safety import BlockedAddress, PublicNetworkBackend
+from app.services.public_transport import PublicTransport
+from app.services.url_safety import BlockedAddress
 from app.services.webhooks import SECRET_PREFIX
 from app.settings import Settings
 from app.timeutil import utcnow
@@ -99,18 +99,9 @@ def retry_horizon(settings: Settings) -> timedelta:
 
 def delivery_client(settings: Settings) -> httpx.AsyncClient:
     """The HTTP client of deliveries: no redirects, no proxies from the environment, and every
-    connection made through :class:`PublicNetworkBackend`."""
-    transport = httpx.AsyncHTTPTransport(trust_env=False)
-    # httpx's transport takes no network backend, so its connection pool is replaced by one that
-    # has ours (tests/test_webhooks_delivery.py proves that deliveries go through it).
-    transport._pool = httpcore.AsyncConnectionPool(
-        ssl_context=httpx.create_ssl_context(trust_env=False),
-        max_connections=100,
-        max_keepalive_connections=20,
-        network_backend=PublicNetworkBackend(allow_private=settings.allow_private_webhooks),
-    )
+    connection made through :class:`PublicNetworkBackend` (see :class:`PublicTransport`)."""
     return httpx.AsyncClient(
-        transport=transport,
+        transport=PublicTransport(allow_private=settings.allow_private_webhooks),
         follow_redirects=False,
         trust_env=False,
         timeout=httpx.Timeout(DELIVERY_TIMEOUT_SECONDS),
