@@ -26,6 +26,7 @@ os.environ["TICKETING_PUBLIC_URL"] = "http://127.0.0.1:8000"
 import asyncpg  # noqa: E402
 import httpx  # noqa: E402
 import pytest  # noqa: E402
+from piccolo.engine.base import Engine  # noqa: E402
 
 from tests.support import Tenant, new_tenant  # noqa: E402
 
@@ -50,24 +51,29 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 @pytest.fixture(scope="session")
-async def database() -> AsyncIterator[None]:
-    """The migrated run database with the connection pool open, shared by tests and the app."""
-    from db.engine import start_engine, stop_engine
+async def database() -> AsyncIterator[Engine]:
+    """The migrated run database with the connection pool open (statements counted), shared by
+    tests and the app."""
+    from app.settings import get_settings
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import migrate
-    from db.piccolo_conf import DB
+    from tests.statements import install_counter
 
+    engine = create_engine(get_settings())
+    bind_engine(engine)
     await migrate()
-    await start_engine(DB)
-    yield
-    await stop_engine(DB)
+    await start_engine(engine, on_connect=install_counter)
+    yield engine
+    await stop_engine(engine)
 
 
 @pytest.fixture(scope="session")
-async def client(database: None) -> AsyncIterator[httpx.AsyncClient]:
+async def client(database: Engine) -> AsyncIterator[httpx.AsyncClient]:
     """The app in-process, in the test's event loop (its lifespan is the ``database`` fixture)."""
+    from app.settings import get_settings
     from rest.app import create_app
 
-    transport = httpx.ASGITransport(app=create_app())
+    transport = httpx.ASGITransport(app=create_app(get_settings(), engine=database))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver.local") as client:
         yield client
 
