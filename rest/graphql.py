@@ -52,7 +52,7 @@ def _wants_graphiql(request: Request[Any, Any, Any]) -> bool:
 async def graphql_context(request: Request[Any, Any, Any]) -> Context:
     if _settings(request).graphiql and _wants_graphiql(request):
         return Context(request=request)
-    principal = await authenticate(request.headers.get("authorization"))
+    principal = await authenticate(request.headers.get("authorization"), _settings(request))
     return Context(request=request, principal=principal, loaders=Loaders(principal))
 
 
