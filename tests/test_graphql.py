@@ -792,3 +792,61 @@ async def test_persisted_queries_run_by_hash_after_one_full_send(
         headers=tenant.headers,
     )
     assert "does not match" in problem(lying, 400)["detail"]
+
+
+def persisted(query: str) -> dict[str, Any]:
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    return {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+
+
+async def test_one_organization_cannot_evict_another_s_persisted_queries(
+    client: AsyncClient,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rest.graphql import persisted_queries
+
+    monkeypatch.setattr(persisted_queries, "capacity", 5)
+    kept = "query Kept { viewer { email } }"
+    first = await client.post(
+        "/graphql", json={"query": kept, "extensions": persisted(kept)}, headers=tenant.headers
+    )
+    assert gql_data(ok(first)) == {"viewer": {"email": tenant.email}}
+    flood = [f"query Flood{n} {{ viewer {{ uid }} }}" for n in range(6)]
+    for query in flood:
+        sent = {"query": query, "extensions": persisted(query)}
+        gql_data(ok(await client.post("/graphql", json=sent, headers=other_tenant.headers)))
+    again = await client.post(
+        "/graphql", json={"extensions": persisted(kept)}, headers=tenant.headers
+    )
+    assert gql_data(ok(again)) == {"viewer": {"email": tenant.email}}
+    # The flooding organization's own share is bounded: its oldest entry made way.
+    oldest = await client.post(
+        "/graphql", json={"extensions": persisted(flood[0])}, headers=other_tenant.headers
+    )
+    assert gql_error_codes(ok(oldest)) == ["PERSISTED_QUERY_NOT_FOUND"]
+    # A hash is only known to the organization that sent its query.
+    foreign = await client.post(
+        "/graphql", json={"extensions": persisted(kept)}, headers=other_tenant.headers
+    )
+    assert gql_error_codes(ok(foreign)) == ["PERSISTED_QUERY_NOT_FOUND"]
+
+
+async def test_a_persisted_query_over_get_runs_whatever_the_accept_header(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    query = "query Mine { viewer { email } }"
+    sent = {"query": query, "extensions": persisted(query)}
+    gql_data(ok(await client.post("/graphql", json=sent, headers=tenant.headers)))
+    for accept in ("*/*", "application/json", "text/html, */*;q=0.8"):
+        response = await client.get(
+            "/graphql",
+            params={"extensions": json.dumps(persisted(query))},
+            headers={**tenant.headers, "Accept": accept},
+        )
+        assert response.headers["content-type"].startswith("application/json"), accept
+        assert gql_data(ok(response)) == {"viewer": {"email": tenant.email}}
+    curl = await client.get("/graphql", headers={**tenant.headers, "Accept": "*/*"})
+    assert "text/html" not in curl.headers["content-type"]
+    problem(curl, 400)
