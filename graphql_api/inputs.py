@@ -1,7 +1,8 @@
 """Input objects of the write mutations, converted into the services' msgspec input structs.
 
-The conversion goes through ``msgspec.convert``, so a GraphQL input is held to exactly the bounds
-of the REST body (lengths, enums, ranges) and fails with the same BAD_USER_INPUT field errors.
+The conversion is the strict one REST bodies get (``app.schemas.decoding``), so a GraphQL input
+is held to exactly the bounds of the REST body (lengths, enums, ranges, metadata rules) and fails
+with the same BAD_USER_INPUT field errors.
 Fields left out stay unset, which is what gives the update mutations their PATCH semantics.
 """
 
@@ -15,7 +16,7 @@ import msgspec
 import strawberry
 from strawberry.scalars import JSON
 
-from app.errors import InvalidInput
+from app.schemas.decoding import convert
 
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -36,13 +37,7 @@ def _plain(value: Any) -> Any:
 def to_struct(value: Any, struct: type[S], *, exclude: tuple[str, ...] = ()) -> S:
     """The service input ``struct`` built from a GraphQL input, minus the ``exclude`` fields."""
     data = {k: v for k, v in _plain(value).items() if k not in exclude}
-    try:
-        return msgspec.convert(data, struct)
-    except msgspec.ValidationError as error:
-        message, _, path = str(error).rpartition(" - at `$.")
-        if not path:
-            raise InvalidInput(str(error)) from None
-        raise InvalidInput.field(path.rstrip("`"), message) from None
+    return convert(data, struct)
 
 
 @strawberry.input

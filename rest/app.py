@@ -14,7 +14,7 @@ from db.engine import start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.events import EventController
 from rest.graphql import GraphQLController
-from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
+from rest.http import MAX_BODY_BYTES, StrictJSONRequest, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.openapi import declare_closed_inputs, openapi_config
@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         before_request=require_json_body,
         before_send=[add_request_id],
         request_max_body_size=MAX_BODY_BYTES,
+        request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
         state={"settings": settings},
     )

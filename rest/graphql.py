@@ -28,6 +28,7 @@ from strawberry.http.base import BaseRequestProtocol
 from strawberry.litestar import make_graphql_controller
 from strawberry.types import ExecutionResult
 
+from app.schemas.decoding import MalformedJSON, NestedTooDeeply, decode_json
 from app.services.authentication import authenticate
 from app.settings import Settings
 from graphql_api.context import Context
@@ -160,6 +161,21 @@ class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type
             root_value=root_value,
             request_data=request_data,
         )
+
+    def decode_json(self, data: str | bytes) -> object:
+        """JSON with the same decoder as REST bodies (``app.schemas.decoding``): malformed or too
+        deeply nested JSON is a 400. ``data`` is the body (bytes, which must be a JSON object) or
+        a GET's ``variables`` / ``extensions`` parameter (text, checked by Strawberry)."""
+        encoded = data.encode() if isinstance(data, str) else data
+        try:
+            decoded = decode_json(encoded, Any)
+        except NestedTooDeeply as error:
+            raise HTTPException(400, f"Unable to parse request body as JSON: {error}") from None
+        except MalformedJSON:
+            raise HTTPException(400, "Unable to parse request body as JSON") from None
+        if isinstance(data, bytes) and not isinstance(decoded, dict):
+            raise HTTPException(400, "The request body must be a JSON object")
+        return decoded
 
     def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
         return _wants_graphiql(request.method, request.query_params, request.headers)

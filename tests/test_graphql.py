@@ -850,3 +850,47 @@ async def test_a_persisted_query_over_get_runs_whatever_the_accept_header(
     curl = await client.get("/graphql", headers={**tenant.headers, "Accept": "*/*"})
     assert "text/html" not in curl.headers["content-type"]
     problem(curl, 400)
+
+
+async def test_graphql_inputs_are_as_strict_as_rest_bodies(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Money with a third decimal, U+0000 in ticket metadata and numeric timestamps are
+    BAD_USER_INPUT, as they are a 400 in REST; nothing is created."""
+    venue = await create_venue(client, tenant)
+    ticket_type = """mutation($event: ID!, $price: Float!) {
+      createTicketType(input: {eventId: $event, name: "VIP", price: $price}) { id price }
+    }"""
+    cheap = await graphql(
+        client, tenant.headers, ticket_type, {"event": venue.event["id"], "price": 0.001}
+    )
+    assert gql_error_codes(cheap) == ["BAD_USER_INPUT"], cheap
+    assert cheap["errors"][0]["extensions"]["errors"][0]["field"] == "price"
+    place = """mutation($event: ID!, $slot: ID!, $tickets: [OrderTicketInput!]!) {
+      placeOrder(input: {eventId: $event, eventTimeslotId: $slot, buyerName: "Ada",
+        buyerEmail: "ada@example.com", channel: "online", paymentMethod: "card",
+        tickets: $tickets}) { id }
+    }"""
+    ids = {"event": venue.event["id"], "slot": venue.timeslot["id"]}
+    ticket = {"ticketTypeId": venue.ticket_type["id"]}
+    for changes in (
+        {"metadata": {"seat\u0000": "A1"}},
+        {"metadata": {"notes": ["fine", {"deep": "a\u0000"}]}},
+        {"metadataFields": [{"key": "k", "name": "n", "value": "a\u0000"}]},
+    ):
+        tickets = [{**ticket, **changes}]
+        body = await graphql(client, tenant.headers, place, {**ids, "tickets": tickets})
+        assert gql_error_codes(body) == ["BAD_USER_INPUT"], (changes, body)
+    timestamp = await graphql(
+        client,
+        tenant.headers,
+        """mutation($t: DateTime!) { createEvent(input: {title: "X", startsAt: $t}) { id } }""",
+        {"t": 0},
+    )
+    assert gql_error_codes(timestamp) == ["BAD_USER_INPUT"]
+    fine = await graphql(
+        client, tenant.headers, ticket_type, {"event": venue.event["id"], "price": 19.99}
+    )
+    assert gql_data(fine)["createTicketType"]["price"] == 19.99
+    orders = ok(await client.get("/orders", headers=tenant.headers))
+    assert orders["pagination"]["total"] == 0
