@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -40,9 +41,22 @@ ROUTES = [
 ]
 
 
+logger = logging.getLogger("ticketing.startup")
+
+
+def warn_about_settings(settings: Settings) -> None:
+    """One line for a setting that works but leaves a door open."""
+    if settings.idp_issuer and not settings.idp_audience:
+        logger.warning(
+            "TICKETING_IDP_AUDIENCE is not set: sign-in tokens the identity provider issued to "
+            "other applications are accepted too; set it to this API's client id at the IdP"
+        )
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or get_settings()
     configure_logging(settings.log_level)
+    warn_about_settings(settings)
     from db.piccolo_conf import DB
 
     @asynccontextmanager
