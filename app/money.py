@@ -26,14 +26,17 @@ def as_number(value: Decimal | float | int | str) -> float:
     return float(to_cents(value))
 
 
-def amount(value: float, field: str) -> Decimal:
-    """A money input as the Decimal it was written as; a third decimal is refused, not rounded.
+def amount(value: Decimal | float, field: str) -> Decimal:
+    """A money input as the Decimal it was written as, from 0 to ``MAX_AMOUNT``; a third
+    decimal is refused, not rounded.
 
-    ``repr`` of the decoded float gives back the number's JSON text (the shortest string that
-    reads as that float), exact for every amount of up to 15 significant digits, which covers
-    NUMERIC(12,2). The bounds are checked where the input is decoded (:data:`Amount`).
+    ``repr`` of a decoded float gives back the number's JSON text (the shortest string that reads
+    as that float), exact for every amount of up to 15 significant digits, which covers
+    NUMERIC(12,2).
     """
-    exact = Decimal(repr(float(value)))
+    exact = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    if not exact.is_finite() or exact < 0 or exact > MAX_AMOUNT:
+        raise InvalidInput.field(field, f"must be between 0 and {MAX_AMOUNT}")
     if exact != exact.quantize(CENT):
         raise InvalidInput.field(field, "must have at most two decimals")
     return exact.quantize(CENT)

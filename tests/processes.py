@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -13,15 +12,11 @@ from pathlib import Path
 
 import httpx
 
+from tests.harness import free_port
+
 TICKETING = str(Path(sys.executable).with_name("ticketing"))
 START_TIMEOUT_SECONDS = 60.0
 STOP_TIMEOUT_SECONDS = 10.0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def wait_until_serving(base_url: str, process: asyncio.subprocess.Process) -> None:

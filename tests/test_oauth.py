@@ -41,6 +41,7 @@ from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
 from db.engine import count_statements
 from db.tables import OAuthClient, OAuthRefreshToken
+from tests.harness import free_port
 from tests.processes import TICKETING
 from tests.support import Tenant, create_event, ok, problem
 
@@ -949,7 +950,7 @@ def idp_by_url(idp_dir: Path) -> Iterator[None]:
         def log_message(self, *args: Any) -> None:
             """Quiet."""
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     saved = {name: os.environ.get(name) for name in ("TICKETING_IDP_JWKS_FILE",)}
@@ -1120,3 +1121,26 @@ async def test_a_consent_page_is_submitted_once(
         )
     )
     assert sorted(response.status_code for response in racing) == [302, 400, 400, 400]
+
+
+async def test_characters_authlib_cannot_quote_are_a_plain_400_at_every_endpoint(
+    browser: httpx.AsyncClient, client: httpx.AsyncClient, register: Callable[..., Any]
+) -> None:
+    """response_type, redirect_uri and grant_type are quoted in error descriptions, which may not
+    hold ``"``, a backslash or non-ASCII (RFC 6749 section 4.1.2.1): such a request is malformed."""
+    registered = await register()
+    base = {"response_type": "code", "client_id": registered.client_id}
+    for params in (
+        {"response_type": "c\\ode", "redirect_uri": REDIRECT_URI},
+        {"response_type": "cödé", "redirect_uri": REDIRECT_URI},
+        {"redirect_uri": REDIRECT_URI + "\\x"},
+    ):
+        page = await browser.get("/oauth2/authorize", params={**base, **params})
+        assert page.status_code == 400 and "location" not in page.headers
+    for grant_type in ('client"credentials', "client_crédentials"):
+        response = await client.post(
+            "/oauth2/token",
+            data={"grant_type": grant_type},
+            auth=(registered.client_id, registered.client_secret),
+        )
+        token_error(response, 400, "invalid_request")
