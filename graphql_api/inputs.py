@@ -2,8 +2,8 @@
 
 The conversion is the strict one REST bodies get (``app.schemas.decoding``), so a GraphQL input
 is held to exactly the bounds of the REST body (lengths, enums, ranges, metadata rules) and fails
-with the same BAD_USER_INPUT field errors.
-Fields left out stay unset, which is what gives the update mutations their PATCH semantics.
+with the same BAD_USER_INPUT field errors. Fields left out stay unset, which is what gives the
+update mutations their PATCH semantics.
 """
 
 from __future__ import annotations

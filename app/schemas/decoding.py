@@ -6,24 +6,21 @@ field takes no float. Litestar converts request data leniently (query strings ne
 REST body is decoded here instead (by the REST transport's request class); GraphQL inputs,
 already typed by GraphQL, are converted here too, so both transports hold input to the same rules.
 
-This module is also the one place that reads msgspec's error text (``"<what> - at `$.<path>`"``)
-to name the offending field; ``tests/test_validation.py`` fails if an upgrade changes that text.
+The offending field is named from msgspec's message by ``app.validation``.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, TypeVar
 
 import msgspec
 
-from app.errors import FieldError, InvalidInput
+from app.errors import InvalidInput
+from app.validation import field_error
 
 T = TypeVar("T")
 
 NESTED_TOO_DEEPLY = "the JSON is nested too deeply"
-_PATH_MARKER = " - at `$"
-_NAMED_FIELD = re.compile(r"^Object (?:contains unknown|missing required) field `([^`]+)`$")
 
 
 class MalformedJSON(ValueError):
@@ -35,15 +32,9 @@ class NestedTooDeeply(MalformedJSON):
 
 
 def invalid_input(error: msgspec.ValidationError) -> InvalidInput:
-    """msgspec's validation error as a 400 naming the field (``tickets[0].owner_name``); a
-    missing or unknown field is named itself, a value of the wrong shape at the top ``body``."""
-    message, _, path = str(error).partition(_PATH_MARKER)
-    path = path.rstrip("`").removeprefix(".")
-    named = _NAMED_FIELD.match(message)
-    if named:
-        path = f"{path}.{named.group(1)}" if path else named.group(1)
-    field = path or "body"
-    return InvalidInput(f"{field}: {message}", [FieldError(field, message)])
+    """msgspec's validation error as a 400 naming the field (``tickets[0].owner_name``)."""
+    problem = field_error(str(error))
+    return InvalidInput(f"{problem.field}: {problem.message}", [problem])
 
 
 def decode_json(body: bytes, target: type[T] | Any) -> T:
