@@ -32,6 +32,6 @@ async def authenticate(authorization: str | None, settings: Settings) -> Princip
     if token.startswith(PREFIX):
         principal = await authenticate_api_key(token)
     else:
-        principal = await authenticate_access_token(token)
+        principal = await authenticate_access_token(token, settings)
     await enforce_rate_limit(principal, settings)
     return principal
