@@ -22,14 +22,15 @@ def _print_json(value: Any) -> None:
 
 
 async def _with_database(work: Callable[[], Awaitable[Any]]) -> Any:
-    from db.engine import start_engine, stop_engine
-    from db.piccolo_conf import DB
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
 
-    await start_engine(DB)
+    engine = create_engine(get_settings())
+    bind_engine(engine)
+    await start_engine(engine)
     try:
         return await work()
     finally:
-        await stop_engine(DB)
+        await stop_engine(engine)
 
 
 def _uuid(value: str) -> UUID:

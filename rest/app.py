@@ -7,10 +7,11 @@ from contextlib import asynccontextmanager
 
 from litestar import Litestar
 from litestar.di import Provide
+from piccolo.engine.base import Engine
 
 from app.logging import configure_logging
 from app.settings import Settings, get_settings
-from db.engine import start_engine, stop_engine
+from db.engine import bind_engine, create_engine, start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.events import EventController
 from rest.graphql import GraphQLController
@@ -40,18 +41,22 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, engine: Engine | None = None) -> Litestar:
+    """The application for ``settings`` (read from the environment when not given: the
+    ``ticketing serve`` factory), on ``engine`` (built from the settings when not given), which
+    its lifespan binds and starts."""
     settings = settings or get_settings()
     configure_logging(settings.log_level)
-    from db.piccolo_conf import DB
+    engine = engine or create_engine(settings)
 
     @asynccontextmanager
     async def database(_: Litestar) -> AsyncIterator[None]:
-        await start_engine(DB)
+        bind_engine(engine)
+        await start_engine(engine)
         try:
             yield
         finally:
-            await stop_engine(DB)
+            await stop_engine(engine)
 
     @asynccontextmanager
     async def webhook_delivery(_: Litestar) -> AsyncIterator[None]:

@@ -64,10 +64,11 @@ def worker_options(settings: Settings, ctx: dict[str, Any]) -> dict[str, Any]:
 
 async def run_worker(settings: Settings) -> None:
     """Run arq until cancelled, starting it again whenever Redis drops out."""
-    from db.engine import start_engine, stop_engine
-    from db.piccolo_conf import DB
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
 
-    await start_engine(DB)
+    engine = create_engine(settings)
+    bind_engine(engine)
+    await start_engine(engine)
     client = delivery_client(settings)
     delay = 1.0
     try:
@@ -88,7 +89,7 @@ async def run_worker(settings: Settings) -> None:
         # A job cancelled at shutdown can leave a connection checked out, and closing the pool
         # waits for every connection: bound the wait so that SIGTERM always ends the process.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop_engine(DB), SHUTDOWN_SECONDS)
+            await asyncio.wait_for(stop_engine(engine), SHUTDOWN_SECONDS)
 
 
 def main(settings: Settings) -> None:
