@@ -374,8 +374,6 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
     """Prepare, seed and print, then serve until interrupted."""
     import asyncio
 
-    import uvicorn
-
     idp_directory = configure_environment(database, reset, host, port)
 
     from app.settings import get_settings
@@ -384,6 +382,7 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
     settings = get_settings()
     print_banner(session, settings.public_url, settings.database_url, idp_directory, sys.stdout)
 
+    from app.server import serve
     from rest.app import create_app
 
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning", access_log=False)
+    serve(create_app(settings), host=host, port=port, workers=1, settings=settings)
