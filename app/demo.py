@@ -91,7 +91,7 @@ async def start_session(idp_directory: Path) -> DemoSession:
     from app.services.api_keys import create_api_key
     from app.services.oauth.dev_idp import DEV_ISSUER, mint_user_token
     from app.settings import get_settings
-    from app.timeutil import as_utc, utcnow
+    from app.timeutil import utcnow
     from db.migrate import migrate
     from db.tables import Event, Organization, Ticket
 
@@ -109,7 +109,7 @@ async def start_session(idp_directory: Path) -> DemoSession:
         await Event.select(Event.id, Event.starts_at).where(
             Event.organization_id == organization_id
         ),
-        key=lambda row: abs(as_utc(row["starts_at"]) - now),
+        key=lambda row: abs(row["starts_at"] - now),
     )
     valid = (
         await Ticket.select(Ticket.id)
@@ -234,8 +234,8 @@ async def seed() -> UUID:
             await orders.confirm_order(principal, placed.id)
         if state == "cancelled":
             await orders.cancel_order(principal, placed.id)
-        listed = await tickets.list_event_tickets(
-            principal, event_id, order_id=placed.id, sort="sequence:asc"
+        listed = await tickets.TICKETS.page(
+            principal, within=("order_id", placed.id), sort="sequence:asc"
         )
         return [ticket.id for ticket in listed.data]
 

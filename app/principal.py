@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, ParamSpec, TypeVar
 from uuid import UUID
 
 from app.errors import Forbidden
@@ -48,6 +50,47 @@ class Principal:
         """Raise :class:`Forbidden` unless the credential carries ``scope``."""
         if scope not in self.scopes:
             raise Forbidden(f"This operation needs the {scope} scope", scope=scope)
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+SCOPE_ATTRIBUTE = "scope"
+
+
+def requires(
+    scope: str | None,
+) -> Callable[[Callable[P, Awaitable[T]]], Callable[P, Awaitable[T]]]:
+    """Declare the scope a service operation needs: the one place where that scope is written.
+
+    The operation's first argument is the :class:`Principal`; the decorated operation checks the
+    scope before it runs. Transports read the declaration with :func:`scope_of` (REST's guard and
+    OpenAPI text, GraphQL's field checks, the dashboard), so that they cannot name another scope.
+    ``None`` declares that any valid credential will do.
+    """
+    if scope is not None and scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+
+    def declare(operation: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+        @functools.wraps(operation)
+        async def checked(*args: P.args, **kwargs: P.kwargs) -> T:
+            if scope is not None:
+                principal = args[0]
+                assert isinstance(principal, Principal), f"{operation.__name__} needs a Principal"
+                principal.require(scope)
+            return await operation(*args, **kwargs)
+
+        setattr(checked, SCOPE_ATTRIBUTE, scope)
+        return checked
+
+    return declare
+
+
+def scope_of(operation: Any) -> str | None:
+    """The scope declared by a service operation (:func:`requires`) or a resource's reads."""
+    if not hasattr(operation, SCOPE_ATTRIBUTE):
+        raise TypeError(f"{operation!r} declares no scope: decorate it with app.principal.requires")
+    return getattr(operation, SCOPE_ATTRIBUTE)
 
 
 def parse_scopes(value: str) -> frozenset[str]:

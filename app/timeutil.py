@@ -12,14 +12,10 @@ def utcnow() -> datetime:
 
 
 def as_utc(value: datetime) -> datetime:
-    """Normalize a stored or received aware datetime to UTC (SQLite may hand back naive UTC)."""
+    """A datetime in UTC; a naive one is taken to be UTC already."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
     return value.astimezone(UTC)
-
-
-def maybe_utc(value: datetime | None) -> datetime | None:
-    return None if value is None else as_utc(value)
 
 
 def require_offset(value: datetime, field: str) -> datetime:

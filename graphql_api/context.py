@@ -22,17 +22,10 @@ class Context(BaseContext, kw_only=True):
 Info = strawberry.Info[Context, Any]
 
 
-def principal_of(info: Info, scope: str | None = None) -> Principal:
-    """The caller; with ``scope``, only if the credential carries it.
-
-    Root fields check their scope here, before their arguments are parsed, so that a caller
-    without the scope gets FORBIDDEN rather than BAD_USER_INPUT, as REST answers 403 before 400.
-    The service checks the same scope again.
-    """
+def principal_of(info: Info) -> Principal:
+    """The caller (its scope was checked by the field's declaration, ``graphql_api.scopes``)."""
     principal = info.context.principal
     assert principal is not None, "resolvers run only for authenticated requests"
-    if scope is not None:
-        principal.require(scope)
     return principal
 
 

@@ -1,16 +1,16 @@
-"""One DataLoader per relation, made per request, so nested fields never cost a query per item.
+"""Dataloaders made per request, so nested fields never cost a query per item.
 
-Record loaders turn the ids asked for during one tick of the event loop into one batch call of a
-service (``load_events`` ...). Page loaders do the same for nested lists: keys that share their
-list arguments become one ``*_of_events`` / ``*_of_orders`` call, which costs a fixed number of
-statements however many parents there are. Both keep the service's scope checks: a missing scope
-fails each field that asked, not the whole query.
+A record loader turns the ids asked for during one tick of the event loop into one
+``Resource.load`` call. A page loader does the same for a nested list: keys that share their list
+arguments become one ``Resource.pages`` call, which costs a fixed number of statements however
+many parents there are. Both keep the resource's scope check: a missing scope fails each field
+that asked, not the whole query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Hashable
-from typing import Any, TypeVar
+from collections.abc import Hashable
+from typing import Any
 from uuid import UUID
 
 from strawberry.dataloader import DataLoader
@@ -18,13 +18,7 @@ from strawberry.dataloader import DataLoader
 from app.errors import DomainError, NotFound
 from app.pagination import Page
 from app.principal import Principal
-from app.schemas.events import Event, TicketType, Timeslot
-from app.schemas.orders import Order
-from app.schemas.scanners import ScannerProfile
-from app.schemas.tickets import Ticket
-from app.services import events, orders, scanners, ticket_types, tickets, timeslots
-
-R = TypeVar("R")
+from app.resources import Resource
 
 ListArgs = tuple[tuple[str, Hashable], ...]
 """The keyword arguments of a nested list (limit, offset, sort, filters) in a hashable form."""
@@ -36,68 +30,46 @@ def list_args(**kwargs: Hashable) -> ListArgs:
     return tuple(sorted(kwargs.items()))
 
 
-def record_loader(
-    fetch: Callable[[list[UUID]], Awaitable[dict[UUID, R]]], kind: str
-) -> DataLoader[UUID, R]:
-    async def load(ids: list[UUID]) -> list[R | BaseException]:
-        try:
-            found = await fetch(ids)
-        except DomainError as error:
-            return [error] * len(ids)
-        return [found[i] if i in found else NotFound.resource(kind, i) for i in ids]
-
-    return DataLoader(load_fn=load)
-
-
-def page_loader(
-    fetch: Callable[..., Awaitable[dict[UUID, Page[R]]]],
-) -> DataLoader[PageKey, Page[R]]:
-    async def load(keys: list[PageKey]) -> list[Page[R] | BaseException]:
-        parents: dict[ListArgs, list[UUID]] = {}
-        for parent_id, args in keys:
-            parents.setdefault(args, []).append(parent_id)
-        results: dict[PageKey, Page[R] | BaseException] = {}
-        for args, ids in parents.items():
-            try:
-                pages: dict[UUID, Page[R] | BaseException] = dict(await fetch(ids, **dict(args)))
-            except DomainError as error:
-                pages = dict.fromkeys(ids, error)
-            results.update(((parent_id, args), pages[parent_id]) for parent_id in ids)
-        return [results[key] for key in keys]
-
-    return DataLoader(load_fn=load)
-
-
 class Loaders:
-    """The loaders of one request, bound to its principal."""
+    """The loaders of one request, bound to its principal, made on first use."""
 
     def __init__(self, principal: Principal) -> None:
-        def bound(function: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-            return lambda ids, **kwargs: function(principal, ids, **kwargs)
+        self.principal = principal
+        self._records: dict[Resource[Any], DataLoader[UUID, Any]] = {}
+        self._pages: dict[tuple[Resource[Any], str], DataLoader[PageKey, Page[Any]]] = {}
 
-        self.event: DataLoader[UUID, Event] = record_loader(bound(events.load_events), "event")
-        self.timeslot: DataLoader[UUID, Timeslot] = record_loader(
-            bound(timeslots.load_timeslots), "timeslot"
-        )
-        self.ticket_type: DataLoader[UUID, TicketType] = record_loader(
-            bound(ticket_types.load_ticket_types), "ticket type"
-        )
-        self.order: DataLoader[UUID, Order] = record_loader(bound(orders.load_orders), "order")
-        self.scanner_profile: DataLoader[UUID, ScannerProfile] = record_loader(
-            bound(scanners.load_profiles), "scanner profile"
-        )
-        self.event_timeslots: DataLoader[PageKey, Page[Timeslot]] = page_loader(
-            bound(timeslots.timeslots_of_events)
-        )
-        self.event_ticket_types: DataLoader[PageKey, Page[TicketType]] = page_loader(
-            bound(ticket_types.ticket_types_of_events)
-        )
-        self.event_tickets: DataLoader[PageKey, Page[Ticket]] = page_loader(
-            bound(tickets.tickets_of_events)
-        )
-        self.event_orders: DataLoader[PageKey, Page[Order]] = page_loader(
-            bound(orders.orders_of_events)
-        )
-        self.order_tickets: DataLoader[PageKey, Page[Ticket]] = page_loader(
-            bound(tickets.tickets_of_orders)
-        )
+    def records(self, resource: Resource[Any]) -> DataLoader[UUID, Any]:
+        """Records of ``resource`` by id; an id that is not the caller's is a NOT_FOUND."""
+        if resource not in self._records:
+
+            async def load(ids: list[UUID]) -> list[Any]:
+                try:
+                    found = await resource.load(self.principal, ids)
+                except DomainError as error:
+                    return [error] * len(ids)
+                return [found.get(i) or NotFound.resource(resource.kind, i) for i in ids]
+
+            self._records[resource] = DataLoader(load_fn=load)
+        return self._records[resource]
+
+    def pages(self, resource: Resource[Any], parent: str) -> DataLoader[PageKey, Page[Any]]:
+        """Pages of ``resource`` per ``parent`` id, batched by equal list arguments."""
+        if (resource, parent) not in self._pages:
+
+            async def load(keys: list[PageKey]) -> list[Any]:
+                parents: dict[ListArgs, list[UUID]] = {}
+                for parent_id, args in keys:
+                    parents.setdefault(args, []).append(parent_id)
+                results: dict[PageKey, Any] = {}
+                for args, ids in parents.items():
+                    try:
+                        pages: dict[UUID, Any] = dict(
+                            await resource.pages(self.principal, parent, ids, **dict(args))
+                        )
+                    except DomainError as error:
+                        pages = dict.fromkeys(ids, error)
+                    results.update(((parent_id, args), pages[parent_id]) for parent_id in ids)
+                return [results[key] for key in keys]
+
+            self._pages[(resource, parent)] = DataLoader(load_fn=load)
+        return self._pages[(resource, parent)]

@@ -8,14 +8,21 @@ Fields left out stay unset, which is what gives the update mutations their PATCH
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime
 from typing import Any, TypeVar
 
 import msgspec
 import strawberry
-from strawberry.scalars import JSON
 
 from app.errors import InvalidInput
+from app.schemas.events import EventCreate, EventUpdate, TicketTypeCreate, TimeslotCreate
+from app.schemas.orders import OrderCreate, RefundCreate, TicketInput
+from app.schemas.scanners import (
+    ScannerCreate,
+    ScannerProfileCreate,
+    ScannerProfileUpdate,
+    ScannerUpdate,
+)
+from graphql_api.derive import input_type
 
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -45,74 +52,49 @@ def to_struct(value: Any, struct: type[S], *, exclude: tuple[str, ...] = ()) -> 
         raise InvalidInput.field(path.rstrip("`"), message) from None
 
 
-@strawberry.input
-class CreateEventInput:
-    title: str
-    starts_at: datetime
-    description: str | None = strawberry.UNSET
-    location: str | None = strawberry.UNSET
-    ends_at: datetime | None = strawberry.UNSET
-    order_scanning_enabled: bool | None = strawberry.UNSET
-
-
-@strawberry.input(description="Only the fields sent are changed; null clears a nullable field.")
-class UpdateEventInput:
-    id: strawberry.ID
-    title: str | None = strawberry.UNSET
-    description: str | None = strawberry.UNSET
-    location: str | None = strawberry.UNSET
-    starts_at: datetime | None = strawberry.UNSET
-    ends_at: datetime | None = strawberry.UNSET
-    order_scanning_enabled: bool | None = strawberry.UNSET
-
-
-@strawberry.input
-class CreateTicketTypeInput:
-    event_id: strawberry.ID
-    name: str
-    price: float
-    swappable: bool | None = strawberry.UNSET
-
-
-@strawberry.input
-class CreateTimeslotInput:
-    event_id: strawberry.ID
-    title: str
-    starts_at: datetime
-    ends_at: datetime
-    total_available: int
-    ticket_type_ids: list[strawberry.ID] | None = strawberry.UNSET
-
-
-@strawberry.input
-class MetadataFieldInput:
-    key: str
-    name: str
-    value: str
-
-
-@strawberry.input(description="One ticket of a new order; the owner defaults to the buyer.")
-class OrderTicketInput:
-    ticket_type_id: strawberry.ID
-    owner_name: str | None = strawberry.UNSET
-    owner_email: str | None = strawberry.UNSET
-    seat: str | None = strawberry.UNSET
-    metadata: JSON | None = strawberry.UNSET
-    metadata_fields: list[MetadataFieldInput] | None = strawberry.UNSET
-
-
-@strawberry.input(
-    description="`channel`: online, box_office, reseller or api. `paymentMethod`: card, ideal, "
-    "paypal, bank_transfer, cash, invoice or free."
+CreateEventInput = input_type(EventCreate, name="CreateEventInput")
+UpdateEventInput = input_type(
+    EventUpdate,
+    name="UpdateEventInput",
+    description="Only the fields sent are changed; null clears a nullable field.",
+    extra={"id": strawberry.ID},
 )
-class PlaceOrderInput:
-    event_id: strawberry.ID
-    event_timeslot_id: strawberry.ID
-    buyer_name: str
-    buyer_email: str
-    channel: str
-    payment_method: str
-    tickets: list[OrderTicketInput]
+CreateTicketTypeInput = input_type(
+    TicketTypeCreate, name="CreateTicketTypeInput", extra={"event_id": strawberry.ID}
+)
+CreateTimeslotInput = input_type(
+    TimeslotCreate, name="CreateTimeslotInput", extra={"event_id": strawberry.ID}
+)
+OrderTicketInput = input_type(
+    TicketInput,
+    name="OrderTicketInput",
+    description="One ticket of a new order; the owner defaults to the buyer.",
+)
+PlaceOrderInput = input_type(
+    OrderCreate,
+    name="PlaceOrderInput",
+    description="`channel`: online, box_office, reseller or api. `paymentMethod`: card, ideal, "
+    "paypal, bank_transfer, cash, invoice or free.",
+)
+RefundOrderInput = input_type(RefundCreate, name="RefundOrderInput", extra={"id": strawberry.ID})
+CreateScannerInput = input_type(ScannerCreate, name="CreateScannerInput")
+UpdateScannerInput = input_type(
+    ScannerUpdate,
+    name="UpdateScannerInput",
+    description="Only the fields sent are changed; `profileId: null` detaches.",
+    extra={"id": strawberry.ID},
+)
+CreateScannerProfileInput = input_type(
+    ScannerProfileCreate,
+    name="CreateScannerProfileInput",
+    description="Empty target lists admit everything; null bounds do not restrict.",
+)
+UpdateScannerProfileInput = input_type(
+    ScannerProfileUpdate,
+    name="UpdateScannerProfileInput",
+    description="Only the fields sent are changed; a sent list replaces the old one.",
+    extra={"id": strawberry.ID},
+)
 
 
 @strawberry.input
@@ -121,51 +103,5 @@ class OrderIdInput:
 
 
 @strawberry.input
-class RefundOrderInput:
-    id: strawberry.ID
-    amount: float
-
-
-@strawberry.input
 class TicketIdInput:
     id: strawberry.ID
-
-
-@strawberry.input
-class CreateScannerInput:
-    name: str
-    active: bool | None = strawberry.UNSET
-    profile_id: strawberry.ID | None = strawberry.UNSET
-
-
-@strawberry.input(description="Only the fields sent are changed; `profileId: null` detaches.")
-class UpdateScannerInput:
-    id: strawberry.ID
-    name: str | None = strawberry.UNSET
-    active: bool | None = strawberry.UNSET
-    profile_id: strawberry.ID | None = strawberry.UNSET
-
-
-@strawberry.input(description="Empty target lists admit everything; null bounds do not restrict.")
-class CreateScannerProfileInput:
-    name: str
-    event_ids: list[strawberry.ID] | None = strawberry.UNSET
-    ticket_type_ids: list[strawberry.ID] | None = strawberry.UNSET
-    timeslot_ids: list[strawberry.ID] | None = strawberry.UNSET
-    opens_minutes_before_start: int | None = strawberry.UNSET
-    closes_minutes_after_end: int | None = strawberry.UNSET
-    valid_from: datetime | None = strawberry.UNSET
-    valid_until: datetime | None = strawberry.UNSET
-
-
-@strawberry.input(description="Only the fields sent are changed; a sent list replaces the old one.")
-class UpdateScannerProfileInput:
-    id: strawberry.ID
-    name: str | None = strawberry.UNSET
-    event_ids: list[strawberry.ID] | None = strawberry.UNSET
-    ticket_type_ids: list[strawberry.ID] | None = strawberry.UNSET
-    timeslot_ids: list[strawberry.ID] | None = strawberry.UNSET
-    opens_minutes_before_start: int | None = strawberry.UNSET
-    closes_minutes_after_end: int | None = strawberry.UNSET
-    valid_from: datetime | None = strawberry.UNSET
-    valid_until: datetime | None = strawberry.UNSET

@@ -7,11 +7,12 @@ answers in ``data``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import strawberry
 
 from app.ids import parse_id
+from app.resources import Resource
 from app.schemas.events import EventCreate, EventUpdate, TicketTypeCreate, TimeslotCreate
 from app.schemas.orders import OrderCreate, RefundCreate
 from app.schemas.scanners import (
@@ -32,7 +33,14 @@ from app.services import (
     timeslots,
     webhooks,
 )
+from app.services.events import EVENTS
+from app.services.orders import ORDERS
 from app.services.organizations import whoami
+from app.services.scanners import PROFILES, SCANNERS
+from app.services.ticket_types import TICKET_TYPES
+from app.services.tickets import TICKETS
+from app.services.timeslots import TIMESLOTS
+from app.services.webhooks import DELIVERIES, WEBHOOKS
 from graphql_api.context import Info, principal_of, settings_of
 from graphql_api.inputs import (
     CreateEventInput,
@@ -50,6 +58,7 @@ from graphql_api.inputs import (
     to_struct,
 )
 from graphql_api.scanner_types import Scanner, ScannerProfile, ScanResult
+from graphql_api.scopes import field, mutation
 from graphql_api.types import (
     Event,
     Limit,
@@ -61,33 +70,34 @@ from graphql_api.types import (
     TicketType,
     Timeslot,
     Viewer,
-    page_of,
 )
 from graphql_api.webhook_types import CreatedWebhook, Delivery, Webhook, WebhookDeleted
 
 
+def _sort_fields(resource: Resource[Any]) -> str:
+    return f"Sort fields: {', '.join(resource.sort_fields)}."
+
+
 @strawberry.type
 class Query:
-    @strawberry.field(description="The user behind the credential; needs no scope.")
+    @field(whoami, "The user behind the credential.")
     async def viewer(self, info: Info) -> Viewer | None:
-        return Viewer.from_record(await whoami(principal_of(info)))
+        return await whoami(principal_of(info))
 
-    @strawberry.field(description="Scope events.read. Sort fields: created_at, title, starts_at.")
+    @field(EVENTS, _sort_fields(EVENTS))
     async def events(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[Event] | None:
-        principal = principal_of(info, "events.read")
-        page = await events.list_events(principal, limit=limit, offset=offset, sort=sort)
-        return page_of(page, Event.from_record)
+        return await EVENTS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
 
-    @strawberry.field(description="Scope events.read.")
+    @field(EVENTS)
     async def event(self, info: Info, id: strawberry.ID) -> Event | None:
-        principal = principal_of(info, "events.read")
-        return Event.from_record(await events.get_event(principal, parse_id(id, "id")))
+        return await EVENTS.get(principal_of(info), parse_id(id, "id"))
 
-    @strawberry.field(
-        description="Scope events.read. The timeslots of an event; `from` keeps those starting at "
-        "or after it, `until` those starting before it."
+    @field(
+        TIMESLOTS,
+        "The timeslots of an event; `from` keeps those starting at or after it, `until` those "
+        "starting before it.",
     )
     async def timeslots(
         self,
@@ -99,19 +109,17 @@ class Query:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[Timeslot] | None:
-        principal = principal_of(info, "events.read")
-        page = await timeslots.list_timeslots(
-            principal,
-            parse_id(event_id, "event_id"),
+        return await TIMESLOTS.page(
+            principal_of(info),
+            within=("event_id", parse_id(event_id, "event_id")),
             starts_from=starts_from,
             starts_until=until,
             limit=limit,
             offset=offset,
             sort=sort,
         )
-        return page_of(page, Timeslot.from_record)
 
-    @strawberry.field(description="Scope events.read.")
+    @field(TICKET_TYPES)
     async def ticket_types(
         self,
         info: Info,
@@ -120,20 +128,15 @@ class Query:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[TicketType] | None:
-        principal = principal_of(info, "events.read")
-        page = await ticket_types.list_ticket_types(
-            principal,
-            parse_id(event_id, "event_id"),
+        return await TICKET_TYPES.page(
+            principal_of(info),
+            within=("event_id", parse_id(event_id, "event_id")),
             limit=limit,
             offset=offset,
             sort=sort,
         )
-        return page_of(page, TicketType.from_record)
 
-    @strawberry.field(
-        description="Scope tickets.read. The tickets of an event, optionally of one order. "
-        "Sort fields: created_at, sequence, owner_name, owner_email, scanned_at, status."
-    )
+    @field(TICKETS, f"The tickets of an event, optionally of one order. {_sort_fields(TICKETS)}")
     async def tickets(
         self,
         info: Info,
@@ -143,20 +146,16 @@ class Query:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[Ticket] | None:
-        principal = principal_of(info, "tickets.read")
-        page = await tickets.list_event_tickets(
-            principal,
-            parse_id(event_id, "event_id"),
+        return await TICKETS.page(
+            principal_of(info),
+            within=("event_id", parse_id(event_id, "event_id")),
             order_id=None if order_id is None else parse_id(order_id, "order_id"),
             limit=limit,
             offset=offset,
             sort=sort,
         )
-        return page_of(page, Ticket.from_record)
 
-    @strawberry.field(
-        description="Scope orders.read. Sort fields: created_at, payed_at, total_price, buyer_name."
-    )
+    @field(ORDERS, _sort_fields(ORDERS))
     async def orders(
         self,
         info: Info,
@@ -165,41 +164,33 @@ class Query:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[Order] | None:
-        principal = principal_of(info, "orders.read")
-        page = await orders.list_orders(
-            principal,
+        return await ORDERS.page(
+            principal_of(info),
             event_id=None if event_id is None else parse_id(event_id, "event_id"),
             limit=limit,
             offset=offset,
             sort=sort,
         )
-        return page_of(page, Order.from_record)
 
-    @strawberry.field(description="Scope orders.read.")
+    @field(ORDERS)
     async def order(self, info: Info, id: strawberry.ID) -> Order | None:
-        principal = principal_of(info, "orders.read")
-        return Order.from_record(await orders.get_order(principal, parse_id(id, "id")))
+        return await ORDERS.get(principal_of(info), parse_id(id, "id"))
 
-    @strawberry.field(description="Scope tickets.read.")
+    @field(TICKETS)
     async def ticket(self, info: Info, id: strawberry.ID) -> Ticket | None:
-        principal = principal_of(info, "tickets.read")
-        return Ticket.from_record(await tickets.get_ticket(principal, parse_id(id, "id")))
+        return await TICKETS.get(principal_of(info), parse_id(id, "id"))
 
-    @strawberry.field(description="Scope webhooks.read. The subscriptions, without their secrets.")
+    @field(WEBHOOKS, "The subscriptions, without their secrets.")
     async def webhooks(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[Webhook] | None:
-        principal = principal_of(info, "webhooks.read")
-        page = await webhooks.list_webhooks(principal, limit=limit, offset=offset, sort=sort)
-        return page_of(page, Webhook.from_record)
+        return await WEBHOOKS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
 
-    @strawberry.field(description="Scope webhooks.read.")
+    @field(WEBHOOKS)
     async def webhook(self, info: Info, id: strawberry.ID) -> Webhook | None:
-        principal = principal_of(info, "webhooks.read")
-        record = await webhooks.get_webhook(principal, parse_id(id, "id"))
-        return Webhook.from_record(record)
+        return await WEBHOOKS.get(principal_of(info), parse_id(id, "id"))
 
-    @strawberry.field(description="Scope webhooks.read. The delivery log of one subscription.")
+    @field(DELIVERIES, "The delivery log of one subscription.")
     async def webhook_deliveries(
         self,
         info: Info,
@@ -208,41 +199,36 @@ class Query:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[Delivery] | None:
-        principal = principal_of(info, "webhooks.read")
-        page = await webhooks.list_deliveries(
-            principal,
-            parse_id(webhook_id, "webhook_id"),
+        return await DELIVERIES.page(
+            principal_of(info),
+            within=("webhook_id", parse_id(webhook_id, "webhook_id")),
             limit=limit,
             offset=offset,
             sort=sort,
         )
-        return page_of(page, Delivery.from_record)
 
-    @strawberry.field(description="Scope scanners.read.")
+    @field(SCANNERS)
     async def scanners(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[Scanner] | None:
-        principal = principal_of(info, "scanners.read")
-        page = await scanners.list_scanners(principal, limit=limit, offset=offset, sort=sort)
-        return page_of(page, Scanner.from_record)
+        return await SCANNERS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
 
-    @strawberry.field(description="Scope scanners.read.")
+    @field(PROFILES)
     async def scanner_profiles(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[ScannerProfile] | None:
-        principal = principal_of(info, "scanners.read")
-        page = await scanners.list_profiles(principal, limit=limit, offset=offset, sort=sort)
-        return page_of(page, ScannerProfile.from_record)
+        return await PROFILES.page(principal_of(info), limit=limit, offset=offset, sort=sort)
 
 
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(
-        description="Scope tickets.write. Name the ticket by exactly one of `ticketId` and "
+    @mutation(
+        scanning.scan_ticket,
+        "Name the ticket by exactly one of `ticketId` and "
         "`scannableCode` (what a door app reads). Without `scannerId` the organization's oldest "
         "active scanner is used (CONFLICT when there is none); a scanner of another organization "
         "is FORBIDDEN. Every outcome is a result whose `status` and `reason` tell the door what "
-        "to do."
+        "to do.",
     )
     async def scan_ticket(
         self,
@@ -251,138 +237,111 @@ class Mutation:
         scannable_code: str | None = None,
         scanner_id: strawberry.ID | None = None,
     ) -> ScanResult | None:
-        principal = principal_of(info, "tickets.write")
         if scannable_code is None:
             scanner = to_struct({"scanner_id": scanner_id}, TicketScan).scanner_id
         else:
             scan = to_struct({"scannable_code": scannable_code, "scanner_id": scanner_id}, CodeScan)
             scannable_code, scanner = scan.scannable_code, scan.scanner_id
-        result = await scanning.scan_ticket(
-            principal,
+        return await scanning.scan_ticket(
+            principal_of(info),
             ticket_id=None if ticket_id is None else parse_id(ticket_id, "ticket_id"),
             scannable_code=scannable_code,
             scanner_id=scanner,
         )
-        return ScanResult.from_record(result)
 
-    @strawberry.mutation(
-        description="Scope webhooks.write. `url` must be absolute https and publicly reachable; "
+    @mutation(
+        webhooks.create_webhook,
+        "`url` must be absolute https and publicly reachable; "
         "`eventTypes` a non-empty subset of order.created, order.confirmed, ticket.scanned, "
-        "ticket.cancelled; `description` at most 255 characters."
+        "ticket.cancelled; `description` at most 255 characters.",
     )
     async def create_webhook(
         self, info: Info, url: str, event_types: list[str], description: str | None = None
     ) -> CreatedWebhook | None:
-        principal = principal_of(info, "webhooks.write")
         body = {"url": url, "event_types": event_types}
         if description is not None:
             body["description"] = description
         data = to_struct(body, WebhookCreate)
-        created = await webhooks.create_webhook(principal, data, settings_of(info))
-        return CreatedWebhook.from_created(created)
+        return await webhooks.create_webhook(principal_of(info), data, settings_of(info))
 
-    @strawberry.mutation(description="Scope webhooks.write. Pending deliveries are dropped.")
+    @mutation(webhooks.delete_webhook, "Pending deliveries are dropped.")
     async def delete_webhook(self, info: Info, id: strawberry.ID) -> WebhookDeleted | None:
-        principal = principal_of(info, "webhooks.write")
-        deleted = await webhooks.delete_webhook(principal, parse_id(id, "id"))
-        return WebhookDeleted(id=strawberry.ID(str(deleted.id)), deleted=deleted.deleted)
+        return await webhooks.delete_webhook(principal_of(info), parse_id(id, "id"))
 
-    @strawberry.mutation(description="Scope scanners.write.")
+    @mutation(scanners.create_scanner)
     async def create_scanner(self, info: Info, input: CreateScannerInput) -> Scanner | None:
-        principal = principal_of(info, "scanners.write")
         data = to_struct(input, ScannerCreate)
-        return Scanner.from_record(await scanners.create_scanner(principal, data))
+        return await scanners.create_scanner(principal_of(info), data)
 
-    @strawberry.mutation(description="Scope scanners.write. Only the fields sent are changed.")
+    @mutation(scanners.update_scanner, "Only the fields sent are changed.")
     async def update_scanner(self, info: Info, input: UpdateScannerInput) -> Scanner | None:
-        principal = principal_of(info, "scanners.write")
         scanner_id = parse_id(input.id, "id")
         data = to_struct(input, ScannerUpdate, exclude=("id",))
-        updated = await scanners.update_scanner(principal, scanner_id, data)
-        return Scanner.from_record(updated)
+        return await scanners.update_scanner(principal_of(info), scanner_id, data)
 
-    @strawberry.mutation(description="Scope scanners.write.")
+    @mutation(scanners.create_profile)
     async def create_scanner_profile(
         self, info: Info, input: CreateScannerProfileInput
     ) -> ScannerProfile | None:
-        principal = principal_of(info, "scanners.write")
         data = to_struct(input, ScannerProfileCreate)
-        created = await scanners.create_profile(principal, data)
-        return ScannerProfile.from_record(created)
+        return await scanners.create_profile(principal_of(info), data)
 
-    @strawberry.mutation(description="Scope scanners.write. Only the fields sent are changed.")
+    @mutation(scanners.update_profile, "Only the fields sent are changed.")
     async def update_scanner_profile(
         self, info: Info, input: UpdateScannerProfileInput
     ) -> ScannerProfile | None:
-        principal = principal_of(info, "scanners.write")
         profile_id = parse_id(input.id, "id")
         data = to_struct(input, ScannerProfileUpdate, exclude=("id",))
-        updated = await scanners.update_profile(principal, profile_id, data)
-        return ScannerProfile.from_record(updated)
+        return await scanners.update_profile(principal_of(info), profile_id, data)
 
-    @strawberry.mutation(description="Scope events.write.")
+    @mutation(events.create_event)
     async def create_event(self, info: Info, input: CreateEventInput) -> Event | None:
-        principal = principal_of(info, "events.write")
         data = to_struct(input, EventCreate)
-        return Event.from_record(await events.create_event(principal, data))
+        return await events.create_event(principal_of(info), data)
 
-    @strawberry.mutation(description="Scope events.write. Only the fields sent are changed.")
+    @mutation(events.update_event, "Only the fields sent are changed.")
     async def update_event(self, info: Info, input: UpdateEventInput) -> Event | None:
-        principal = principal_of(info, "events.write")
         event_id = parse_id(input.id, "id")
         data = to_struct(input, EventUpdate, exclude=("id",))
-        return Event.from_record(await events.update_event(principal, event_id, data))
+        return await events.update_event(principal_of(info), event_id, data)
 
-    @strawberry.mutation(description="Scope events.write.")
+    @mutation(ticket_types.create_ticket_type)
     async def create_ticket_type(
         self, info: Info, input: CreateTicketTypeInput
     ) -> TicketType | None:
-        principal = principal_of(info, "events.write")
         event_id = parse_id(input.event_id, "event_id")
         data = to_struct(input, TicketTypeCreate, exclude=("event_id",))
-        created = await ticket_types.create_ticket_type(principal, event_id, data)
-        return TicketType.from_record(created)
+        return await ticket_types.create_ticket_type(principal_of(info), event_id, data)
 
-    @strawberry.mutation(description="Scope events.write.")
+    @mutation(timeslots.create_timeslot)
     async def create_timeslot(self, info: Info, input: CreateTimeslotInput) -> Timeslot | None:
-        principal = principal_of(info, "events.write")
         event_id = parse_id(input.event_id, "event_id")
         data = to_struct(input, TimeslotCreate, exclude=("event_id",))
-        created = await timeslots.create_timeslot(principal, event_id, data)
-        return Timeslot.from_record(created)
+        return await timeslots.create_timeslot(principal_of(info), event_id, data)
 
-    @strawberry.mutation(
-        description="Scope orders.write. A pending order with valid tickets; CONFLICT when the "
-        "timeslot has fewer tickets left than asked for."
+    @mutation(
+        orders.place_order,
+        "A pending order with valid tickets; CONFLICT when the "
+        "timeslot has fewer tickets left than asked for.",
     )
     async def place_order(self, info: Info, input: PlaceOrderInput) -> Order | None:
-        principal = principal_of(info, "orders.write")
         data = to_struct(input, OrderCreate)
-        return Order.from_record(await orders.place_order(principal, data))
+        return await orders.place_order(principal_of(info), data)
 
-    @strawberry.mutation(description="Scope orders.write. Confirming again changes nothing.")
+    @mutation(orders.confirm_order, "Confirming again changes nothing.")
     async def confirm_order(self, info: Info, input: OrderIdInput) -> Order | None:
-        principal = principal_of(info, "orders.write")
-        order_id = parse_id(input.id, "id")
-        return Order.from_record(await orders.confirm_order(principal, order_id))
+        return await orders.confirm_order(principal_of(info), parse_id(input.id, "id"))
 
-    @strawberry.mutation(description="Scope orders.write. Cancels its tickets too; idempotent.")
+    @mutation(orders.cancel_order, "Cancels its tickets too; idempotent.")
     async def cancel_order(self, info: Info, input: OrderIdInput) -> Order | None:
-        principal = principal_of(info, "orders.write")
-        order_id = parse_id(input.id, "id")
-        return Order.from_record(await orders.cancel_order(principal, order_id))
+        return await orders.cancel_order(principal_of(info), parse_id(input.id, "id"))
 
-    @strawberry.mutation(
-        description="Scope orders.write. CONFLICT when the refunds would exceed totalPrice."
-    )
+    @mutation(orders.refund_order, "CONFLICT when the refunds would exceed totalPrice.")
     async def refund_order(self, info: Info, input: RefundOrderInput) -> Order | None:
-        principal = principal_of(info, "orders.write")
         order_id = parse_id(input.id, "id")
         data = to_struct(input, RefundCreate, exclude=("id",))
-        return Order.from_record(await orders.refund_order(principal, order_id, data))
+        return await orders.refund_order(principal_of(info), order_id, data)
 
-    @strawberry.mutation(description="Scope orders.write. Idempotent.")
+    @mutation(tickets.cancel_ticket, "Idempotent.")
     async def cancel_ticket(self, info: Info, input: TicketIdInput) -> Ticket | None:
-        principal = principal_of(info, "orders.write")
-        ticket_id = parse_id(input.id, "id")
-        return Ticket.from_record(await tickets.cancel_ticket(principal, ticket_id))
+        return await tickets.cancel_ticket(principal_of(info), parse_id(input.id, "id"))

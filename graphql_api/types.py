@@ -1,17 +1,17 @@
-"""GraphQL object types, each mapped once from the service record it mirrors (app/schemas).
+"""GraphQL object types: the records of ``app/schemas`` (see ``graphql_api.derive``) with their
+relations.
 
 Relations resolve through the request's dataloaders and are nullable, so that a relation the
 credential may not read fails with its own FORBIDDEN error while the rest of the query answers.
+Resolvers receive the record itself as ``self``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Generic, TypeVar
 
 import strawberry
-from strawberry.scalars import JSON
 
 from app import pagination
 from app.ids import parse_id
@@ -19,11 +19,17 @@ from app.schemas import events as event_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
-from graphql_api.context import Info, loaders_of, principal_of
+from app.services.events import EVENTS
+from app.services.orders import ORDERS
+from app.services.ticket_types import TICKET_TYPES
+from app.services.tickets import TICKETS
+from app.services.timeslots import TIMESLOTS
+from graphql_api.context import Info, loaders_of
 from graphql_api.dataloaders import list_args
+from graphql_api.derive import object_type, record_type
+from graphql_api.scopes import field
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 Limit = Annotated[
     int | None, strawberry.argument(description="Results per page, 1 to 100 (default 25)")
@@ -36,75 +42,31 @@ Sort = Annotated[
     ),
 ]
 
-
-@strawberry.type
-class Pagination:
-    total: int
-    limit: int
-    offset: int
-    has_more: bool
+Pagination = object_type(pagination.Pagination)
 
 
 @strawberry.type
 class Page(Generic[T]):
-    items: list[T]
-    pagination: Pagination
+    """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
+
+    data: list[T] = strawberry.field(name="items")
+    pagination: Pagination  # type: ignore[valid-type]
 
 
-def page_of(page: pagination.Page[R], convert: Callable[[R], T]) -> Page[T]:
-    return Page(
-        items=[convert(item) for item in page.data],
-        pagination=Pagination(
-            total=page.pagination.total,
-            limit=page.pagination.limit,
-            offset=page.pagination.offset,
-            has_more=page.pagination.has_more,
-        ),
-    )
-
-
-@strawberry.type(description="The user behind the credential and their organization.")
+@record_type(
+    identity_records.CurrentUser,
+    name="Viewer",
+    description="The user behind the credential and their organization.",
+)
 class Viewer:
-    uid: strawberry.ID
-    email: str
-    organization: str
-
-    @classmethod
-    def from_record(cls, record: identity_records.CurrentUser) -> Viewer:
-        return cls(
-            uid=strawberry.ID(str(record.uid)), email=record.email, organization=record.organization
-        )
+    pass
 
 
-@strawberry.type
+@record_type(event_records.Event)
 class Event:
-    id: strawberry.ID
-    title: str
-    description: str
-    location: str | None
-    starts_at: datetime
-    ends_at: datetime | None
-    order_scanning_enabled: bool
-    created_at: datetime
-    updated_at: datetime
-
-    @classmethod
-    def from_record(cls, record: event_records.Event) -> Event:
-        return cls(
-            id=strawberry.ID(str(record.id)),
-            title=record.title,
-            description=record.description,
-            location=record.location,
-            starts_at=record.starts_at,
-            ends_at=record.ends_at,
-            order_scanning_enabled=record.order_scanning_enabled,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
-        )
-
-    @strawberry.field(
-        description="Scope events.read. `from` keeps timeslots starting at or after it, "
-        "`until` those starting before it."
+    @field(
+        TIMESLOTS,
+        "`from` keeps timeslots starting at or after it, `until` those starting before it.",
     )
     async def timeslots(
         self,
@@ -118,18 +80,16 @@ class Event:
         args = list_args(
             starts_from=starts_from, starts_until=until, limit=limit, offset=offset, sort=sort
         )
-        page = await loaders_of(info).event_timeslots.load((parse_id(self.id, "id"), args))
-        return page_of(page, Timeslot.from_record)
+        return await loaders_of(info).pages(TIMESLOTS, "event_id").load((self.id, args))
 
-    @strawberry.field(description="Scope events.read.")
+    @field(TICKET_TYPES)
     async def ticket_types(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[TicketType] | None:
         args = list_args(limit=limit, offset=offset, sort=sort)
-        page = await loaders_of(info).event_ticket_types.load((parse_id(self.id, "id"), args))
-        return page_of(page, TicketType.from_record)
+        return await loaders_of(info).pages(TICKET_TYPES, "event_id").load((self.id, args))
 
-    @strawberry.field(description="Scope tickets.read. `orderId` keeps one order's tickets.")
+    @field(TICKETS, "`orderId` keeps one order's tickets.")
     async def tickets(
         self,
         info: Info,
@@ -138,196 +98,70 @@ class Event:
         offset: Offset = None,
         sort: Sort = None,
     ) -> Page[Ticket] | None:
-        principal_of(info, "tickets.read")
         args = list_args(
             order_id=None if order_id is None else parse_id(order_id, "order_id"),
             limit=limit,
             offset=offset,
             sort=sort,
         )
-        page = await loaders_of(info).event_tickets.load((parse_id(self.id, "id"), args))
-        return page_of(page, Ticket.from_record)
+        return await loaders_of(info).pages(TICKETS, "event_id").load((self.id, args))
 
-    @strawberry.field(description="Scope orders.read.")
+    @field(ORDERS)
     async def orders(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[Order] | None:
         args = list_args(limit=limit, offset=offset, sort=sort)
-        page = await loaders_of(info).event_orders.load((parse_id(self.id, "id"), args))
-        return page_of(page, Order.from_record)
+        return await loaders_of(info).pages(ORDERS, "event_id").load((self.id, args))
 
 
-@strawberry.type
+@record_type(event_records.TicketType)
 class TicketType:
-    id: strawberry.ID
-    event_id: strawberry.ID
-    name: str
-    price: float
-    swappable: bool
-    created_at: datetime
-
-    @classmethod
-    def from_record(cls, record: event_records.TicketType) -> TicketType:
-        return cls(
-            id=strawberry.ID(str(record.id)),
-            event_id=strawberry.ID(str(record.event_id)),
-            name=record.name,
-            price=record.price,
-            swappable=record.swappable,
-            created_at=record.created_at,
-        )
-
-    @strawberry.field(description="Scope events.read.")
+    @field(EVENTS)
     async def event(self, info: Info) -> Event | None:
-        return Event.from_record(await loaders_of(info).event.load(parse_id(self.event_id, "id")))
+        return await loaders_of(info).records(EVENTS).load(self.event_id)
 
 
-@strawberry.type(description="`totalAvailable` is the capacity, not what remains.")
+@record_type(
+    event_records.Timeslot, description="`totalAvailable` is the capacity, not what remains."
+)
 class Timeslot:
-    id: strawberry.ID
-    title: str
-    starts_at: datetime
-    ends_at: datetime
-    total_available: int
-    ticket_type_ids: list[strawberry.ID]
-
-    @classmethod
-    def from_record(cls, record: event_records.Timeslot) -> Timeslot:
-        return cls(
-            id=strawberry.ID(str(record.id)),
-            title=record.title,
-            starts_at=record.starts_at,
-            ends_at=record.ends_at,
-            total_available=record.total_available,
-            ticket_type_ids=[strawberry.ID(str(i)) for i in record.ticket_type_ids],
-        )
-
-    @strawberry.field(
-        description="Scope events.read. The ticket types sold for this timeslot "
-        "(an empty `ticketTypeIds` means every ticket type of the event)."
+    @field(
+        TICKET_TYPES,
+        "The ticket types sold for this timeslot "
+        "(an empty `ticketTypeIds` means every ticket type of the event).",
     )
     async def ticket_types(self, info: Info) -> list[TicketType] | None:
-        loader = loaders_of(info).ticket_type
-        records = await loader.load_many([parse_id(i, "id") for i in self.ticket_type_ids])
-        return [TicketType.from_record(record) for record in records]
+        return await loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)
 
 
-@strawberry.type(description="`status` is pending, confirmed or cancelled.")
+@record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
 class Order:
-    id: strawberry.ID
-    event_id: strawberry.ID
-    event_timeslot_id: strawberry.ID
-    buyer_name: str
-    buyer_email: str
-    channel: str
-    payment_method: str
-    total_price: float
-    refunded: float
-    payed_at: datetime | None
-    created_at: datetime
-    status: str
-
-    @classmethod
-    def from_record(cls, record: order_records.Order) -> Order:
-        return cls(
-            id=strawberry.ID(str(record.id)),
-            event_id=strawberry.ID(str(record.event_id)),
-            event_timeslot_id=strawberry.ID(str(record.event_timeslot_id)),
-            buyer_name=record.buyer_name,
-            buyer_email=record.buyer_email,
-            channel=record.channel,
-            payment_method=record.payment_method,
-            total_price=record.total_price,
-            refunded=record.refunded,
-            payed_at=record.payed_at,
-            created_at=record.created_at,
-            status=record.status,
-        )
-
-    @strawberry.field(description="Scope events.read.")
+    @field(EVENTS)
     async def event(self, info: Info) -> Event | None:
-        return Event.from_record(await loaders_of(info).event.load(parse_id(self.event_id, "id")))
+        return await loaders_of(info).records(EVENTS).load(self.event_id)
 
-    @strawberry.field(description="Scope events.read.")
+    @field(TIMESLOTS)
     async def timeslot(self, info: Info) -> Timeslot | None:
-        record = await loaders_of(info).timeslot.load(parse_id(self.event_timeslot_id, "id"))
-        return Timeslot.from_record(record)
+        return await loaders_of(info).records(TIMESLOTS).load(self.event_timeslot_id)
 
-    @strawberry.field(description="Scope tickets.read.")
+    @field(TICKETS)
     async def tickets(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort)
-        page = await loaders_of(info).order_tickets.load((parse_id(self.id, "id"), args))
-        return page_of(page, Ticket.from_record)
+        return await loaders_of(info).pages(TICKETS, "order_id").load((self.id, args))
 
 
-@strawberry.type
-class MetadataField:
-    id: strawberry.ID
-    key: str
-    name: str
-    value: str
-
-
-@strawberry.type(description="`status` is valid, scanned or cancelled.")
+@record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")
 class Ticket:
-    id: strawberry.ID
-    scannable_code: str
-    event_timeslot_id: strawberry.ID
-    ticket_type_id: strawberry.ID
-    order_id: strawberry.ID
-    owner_name: str
-    owner_email: str
-    seat: str | None
-    sequence: int
-    scanned_at: datetime | None
-    status: str
-    cancelled_at: datetime | None
-    swappable: bool
-    created_at: datetime
-    metadata: JSON
-    metadata_fields: list[MetadataField]
-
-    @classmethod
-    def from_record(cls, record: ticket_records.Ticket) -> Ticket:
-        return cls(
-            id=strawberry.ID(str(record.id)),
-            scannable_code=record.scannable_code,
-            event_timeslot_id=strawberry.ID(str(record.event_timeslot_id)),
-            ticket_type_id=strawberry.ID(str(record.ticket_type_id)),
-            order_id=strawberry.ID(str(record.order_id)),
-            owner_name=record.owner_name,
-            owner_email=record.owner_email,
-            seat=record.seat,
-            sequence=record.sequence,
-            scanned_at=record.scanned_at,
-            status=record.status,
-            cancelled_at=record.cancelled_at,
-            swappable=record.swappable,
-            created_at=record.created_at,
-            metadata=record.metadata,
-            metadata_fields=[
-                MetadataField(
-                    id=strawberry.ID(str(field.id)),
-                    key=field.key,
-                    name=field.name,
-                    value=field.value,
-                )
-                for field in record.metadata_fields
-            ],
-        )
-
-    @strawberry.field(description="Scope orders.read.")
+    @field(ORDERS)
     async def order(self, info: Info) -> Order | None:
-        return Order.from_record(await loaders_of(info).order.load(parse_id(self.order_id, "id")))
+        return await loaders_of(info).records(ORDERS).load(self.order_id)
 
-    @strawberry.field(description="Scope events.read.")
+    @field(TIMESLOTS)
     async def timeslot(self, info: Info) -> Timeslot | None:
-        record = await loaders_of(info).timeslot.load(parse_id(self.event_timeslot_id, "id"))
-        return Timeslot.from_record(record)
+        return await loaders_of(info).records(TIMESLOTS).load(self.event_timeslot_id)
 
-    @strawberry.field(description="Scope events.read.")
+    @field(TICKET_TYPES)
     async def ticket_type(self, info: Info) -> TicketType | None:
-        record = await loaders_of(info).ticket_type.load(parse_id(self.ticket_type_id, "id"))
-        return TicketType.from_record(record)
+        return await loaders_of(info).records(TICKET_TYPES).load(self.ticket_type_id)

@@ -33,7 +33,9 @@ def current_principal(request: Request[Principal, None, Any]) -> Principal:
 
 
 SCOPE_OPT = "scope"
-"""Route ``opt`` key naming the scope a route needs, e.g. ``opt={SCOPE_OPT: "events.read"}``."""
+"""Route ``opt`` key naming the scope a route needs (from its service's declaration)."""
+SERVICE_OPT = "service"
+"""Route ``opt`` key holding the service operation the route calls (``rest.docs.operation``)."""
 
 
 def require_route_scope(

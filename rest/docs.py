@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Any
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import PathParameter
 
-from rest.auth import SCOPE_OPT
+from app.principal import scope_of
+from app.resources import Resource
+from rest.auth import SCOPE_OPT, SERVICE_OPT
 from rest.lists import list_dependencies
 from rest.problems import PROBLEM_MEDIA_TYPE, Problem
 
@@ -45,23 +46,24 @@ def scoped(scope: str | None, text: str = "") -> str:
 def operation(
     summary: str,
     *,
-    scope: str | None,
+    service: Any,
     errors: tuple[int, ...] = (),
     text: str = "",
-    sort_fields: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """Route keyword arguments from one declaration: the summary, a description naming the
-    scope, the problem responses, the scope for the guard (``rest.auth.require_route_scope``),
-    and for a list (``sort_fields`` given, from its service) the ``listing`` dependency.
+    """Route keyword arguments from the service operation the route calls: the summary, a
+    description naming the operation's declared scope, the problem responses, the scope for the
+    guard (``rest.auth.require_route_scope``), and for a list (the service is a
+    :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields.
     """
+    scope = scope_of(service)
     options: dict[str, Any] = {
         "summary": summary,
         "description": scoped(scope, text),
         "responses": problems(*errors),
-        "opt": {SCOPE_OPT: scope} if scope else {},
+        "opt": {SERVICE_OPT: service, SCOPE_OPT: scope},
     }
-    if sort_fields is not None:
-        options["dependencies"] = list_dependencies(sort_fields)
+    if isinstance(service, Resource):
+        options["dependencies"] = list_dependencies(service.sort_fields)
     return options
 
 

@@ -32,18 +32,16 @@ class EventController(Controller):
 
     @get(
         "/",
-        **operation(
-            "List events", scope="events.read", errors=(400, 403), sort_fields=events.SORT_FIELDS
-        ),
+        **operation("List events", service=events.EVENTS, errors=(400, 403)),
     )
     async def list_events(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
     ) -> Page[Event]:
-        return await events.list_events(principal, **listing.as_kwargs())
+        return await events.EVENTS.page(principal, **listing.as_kwargs())
 
     @post(
         "/",
-        **operation("Create an event", scope="events.write", errors=(400, 403, 413, 415)),
+        **operation("Create an event", service=events.create_event, errors=(400, 403, 413, 415)),
     )
     async def create_event(
         self, principal: NamedDependency[Principal], data: JSONBody[EventCreate]
@@ -52,16 +50,16 @@ class EventController(Controller):
 
     @get(
         "/{event_id:str}",
-        **operation("Get an event", scope="events.read", errors=(400, 403, 404)),
+        **operation("Get an event", service=events.EVENTS, errors=(400, 403, 404)),
     )
     async def get_event(self, principal: NamedDependency[Principal], event_id: IdPath) -> Event:
-        return await events.get_event(principal, parse_id(event_id, "event_id"))
+        return await events.EVENTS.get(principal, parse_id(event_id, "event_id"))
 
     @patch(
         "/{event_id:str}",
         **operation(
             "Update an event",
-            scope="events.write",
+            service=events.update_event,
             errors=(400, 403, 404, 413, 415),
             text="Only the fields sent are changed.",
         ),
@@ -78,9 +76,8 @@ class EventController(Controller):
         "/{event_id:str}/ticket_types",
         **operation(
             "List the ticket types of an event",
-            scope="events.read",
+            service=ticket_types.TICKET_TYPES,
             errors=(400, 403, 404),
-            sort_fields=ticket_types.SORT_FIELDS,
         ),
     )
     async def list_ticket_types(
@@ -89,13 +86,17 @@ class EventController(Controller):
         event_id: IdPath,
         listing: NamedDependency[ListQuery],
     ) -> Page[TicketType]:
-        return await ticket_types.list_ticket_types(
-            principal, parse_id(event_id, "event_id"), **listing.as_kwargs()
+        return await ticket_types.TICKET_TYPES.page(
+            principal, within=("event_id", parse_id(event_id, "event_id")), **listing.as_kwargs()
         )
 
     @post(
         "/{event_id:str}/ticket_types",
-        **operation("Create a ticket type", scope="events.write", errors=(400, 403, 404, 413, 415)),
+        **operation(
+            "Create a ticket type",
+            service=ticket_types.create_ticket_type,
+            errors=(400, 403, 404, 413, 415),
+        ),
     )
     async def create_ticket_type(
         self,
@@ -111,11 +112,10 @@ class EventController(Controller):
         "/{event_id:str}/timeslots",
         **operation(
             "List the timeslots of an event",
-            scope="events.read",
+            service=timeslots.TIMESLOTS,
             errors=(400, 403, 404),
             text="`from` keeps timeslots starting at or after it, "
             "`until` those starting before it.",
-            sort_fields=timeslots.SORT_FIELDS,
         ),
     )
     async def list_timeslots(
@@ -130,9 +130,9 @@ class EventController(Controller):
             str | None, QueryParameter(name="until", description="RFC 3339 timestamp")
         ] = None,
     ) -> Page[Timeslot]:
-        return await timeslots.list_timeslots(
+        return await timeslots.TIMESLOTS.page(
             principal,
-            parse_id(event_id, "event_id"),
+            within=("event_id", parse_id(event_id, "event_id")),
             starts_from=None if starts_from is None else parse_timestamp(starts_from, "from"),
             starts_until=None if starts_until is None else parse_timestamp(starts_until, "until"),
             **listing.as_kwargs(),
@@ -140,7 +140,11 @@ class EventController(Controller):
 
     @post(
         "/{event_id:str}/timeslots",
-        **operation("Create a timeslot", scope="events.write", errors=(400, 403, 404, 413, 415)),
+        **operation(
+            "Create a timeslot",
+            service=timeslots.create_timeslot,
+            errors=(400, 403, 404, 413, 415),
+        ),
     )
     async def create_timeslot(
         self,

@@ -16,7 +16,7 @@ from rest.docs import operation
     tags=["identity"],
     **operation(
         "The current user",
-        scope=None,
+        service=whoami,
         text="The user behind the credential and their organization.",
     ),
 )

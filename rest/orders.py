@@ -25,10 +25,9 @@ class OrderController(Controller):
         "/",
         **operation(
             "List orders",
-            scope="orders.read",
+            service=orders.ORDERS,
             errors=(400, 403),
             text="The orders of the caller's organization.",
-            sort_fields=orders.SORT_FIELDS,
         ),
     )
     async def list_orders(
@@ -39,7 +38,7 @@ class OrderController(Controller):
             str | None, QueryParameter(description="Only orders of this event")
         ] = None,
     ) -> Page[Order]:
-        return await orders.list_orders(
+        return await orders.ORDERS.page(
             principal,
             event_id=None if event_id is None else parse_id(event_id, "event_id"),
             **listing.as_kwargs(),
@@ -49,7 +48,7 @@ class OrderController(Controller):
         "/",
         **operation(
             "Place an order",
-            scope="orders.write",
+            service=orders.place_order,
             errors=(400, 403, 404, 409, 413, 415),
             text="Creates a pending order with valid tickets. 409 when the timeslot has fewer "
             "tickets left than asked for. Emits `order.created`.",
@@ -62,17 +61,17 @@ class OrderController(Controller):
 
     @get(
         "/{order_id:str}",
-        **operation("Get an order", scope="orders.read", errors=(400, 403, 404)),
+        **operation("Get an order", service=orders.ORDERS, errors=(400, 403, 404)),
     )
     async def get_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
-        return await orders.get_order(principal, parse_id(order_id, "order_id"))
+        return await orders.ORDERS.get(principal, parse_id(order_id, "order_id"))
 
     @post(
         "/{order_id:str}/confirm",
         status_code=200,
         **operation(
             "Confirm payment of an order",
-            scope="orders.write",
+            service=orders.confirm_order,
             errors=(400, 403, 404, 409),
             text="Sets payed_at and emits `order.confirmed` once; "
             "confirming again changes nothing.",
@@ -86,7 +85,7 @@ class OrderController(Controller):
         status_code=200,
         **operation(
             "Cancel an order and its tickets",
-            scope="orders.write",
+            service=orders.cancel_order,
             errors=(400, 403, 404),
             text="Idempotent; emits `ticket.cancelled` per ticket.",
         ),
@@ -99,7 +98,7 @@ class OrderController(Controller):
         status_code=200,
         **operation(
             "Refund part of an order",
-            scope="orders.write",
+            service=orders.refund_order,
             errors=(400, 403, 404, 409, 415),
             text="409 when the refunds would exceed total_price.",
         ),

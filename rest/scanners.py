@@ -30,21 +30,20 @@ class ScannerController(Controller):
         "/",
         **operation(
             "List scanners",
-            scope="scanners.read",
+            service=scanners.SCANNERS,
             errors=(400, 403),
-            sort_fields=scanners.SORT_FIELDS,
         ),
     )
     async def list_scanners(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
     ) -> Page[Scanner]:
-        return await scanners.list_scanners(principal, **listing.as_kwargs())
+        return await scanners.SCANNERS.page(principal, **listing.as_kwargs())
 
     @post(
         "/",
         **operation(
             "Register a scanner",
-            scope="scanners.write",
+            service=scanners.create_scanner,
             errors=(400, 403, 404, 413, 415),
             text="A scanner without a profile admits every ticket at any time.",
         ),
@@ -58,7 +57,7 @@ class ScannerController(Controller):
         "/{scanner_id:str}",
         **operation(
             "Update a scanner",
-            scope="scanners.write",
+            service=scanners.update_scanner,
             errors=(400, 403, 404, 413, 415),
             text="Only the fields sent are changed; `profile_id: null` detaches the profile.",
         ),
@@ -80,21 +79,20 @@ class ScannerProfileController(Controller):
         "/",
         **operation(
             "List scanner profiles",
-            scope="scanners.read",
+            service=scanners.PROFILES,
             errors=(400, 403),
-            sort_fields=scanners.SORT_FIELDS,
         ),
     )
     async def list_profiles(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
     ) -> Page[ScannerProfile]:
-        return await scanners.list_profiles(principal, **listing.as_kwargs())
+        return await scanners.PROFILES.page(principal, **listing.as_kwargs())
 
     @post(
         "/",
         **operation(
             "Create a scanner profile",
-            scope="scanners.write",
+            service=scanners.create_profile,
             errors=(400, 403, 413, 415),
             text="Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute "
             "offsets are relative to the ticket's timeslot, `valid_from` / `valid_until` are "
@@ -110,7 +108,7 @@ class ScannerProfileController(Controller):
         "/{profile_id:str}",
         **operation(
             "Update a scanner profile",
-            scope="scanners.write",
+            service=scanners.update_profile,
             errors=(400, 403, 404, 413, 415),
             text="Only the fields sent are changed; a sent target list replaces the old one.",
         ),

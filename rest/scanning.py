@@ -27,7 +27,7 @@ OUTCOMES = (
     tags=["scanning"],
     **operation(
         "Scan a ticket by id",
-        scope="tickets.write",
+        service=scanning.scan_ticket,
         errors=(400, 403, 404, 409, 413, 415),
         text=f"The body may be omitted. {OUTCOMES}",
     ),
@@ -50,7 +50,7 @@ async def scan_ticket(
     tags=["scanning"],
     **operation(
         "Scan a ticket by its scannable code",
-        scope="tickets.write",
+        service=scanning.scan_ticket,
         errors=(400, 403, 404, 409, 413, 415),
         text=OUTCOMES,
     ),
@@ -66,11 +66,10 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
     tags=["scanning"],
     **operation(
         "List the scan attempts of a ticket",
-        scope="tickets.read",
+        service=scanning.SCAN_LOG,
         errors=(400, 403, 404),
         text="The scan log: every attempt that reached the ticket (all 200 answers of the scan "
         "routes), with scanner, status, reason and time (`created_at`).",
-        sort_fields=scanning.LOG_SORT_FIELDS,
     ),
 )
 async def list_ticket_scans(
@@ -78,8 +77,8 @@ async def list_ticket_scans(
     ticket_id: IdPath,
     listing: NamedDependency[ListQuery],
 ) -> Page[ScanLogEntry]:
-    return await scanning.list_ticket_scans(
-        principal, parse_id(ticket_id, "ticket_id"), **listing.as_kwargs()
+    return await scanning.SCAN_LOG.page(
+        principal, within=("ticket_id", parse_id(ticket_id, "ticket_id")), **listing.as_kwargs()
     )
 
 

@@ -22,10 +22,9 @@ from rest.lists import ListQuery
     tags=["tickets"],
     **operation(
         "List the tickets of an event",
-        scope="tickets.read",
+        service=tickets.TICKETS,
         errors=(400, 403, 404),
         text="`order_id` restricts the list to one order's tickets.",
-        sort_fields=tickets.SORT_FIELDS,
     ),
 )
 async def list_event_tickets(
@@ -36,9 +35,9 @@ async def list_event_tickets(
         str | None, QueryParameter(description="Only tickets of this order")
     ] = None,
 ) -> Page[Ticket]:
-    return await tickets.list_event_tickets(
+    return await tickets.TICKETS.page(
         principal,
-        parse_id(event_id, "event_id"),
+        within=("event_id", parse_id(event_id, "event_id")),
         order_id=None if order_id is None else parse_id(order_id, "order_id"),
         **listing.as_kwargs(),
     )
@@ -47,10 +46,10 @@ async def list_event_tickets(
 @get(
     "/tickets/{ticket_id:str}",
     tags=["tickets"],
-    **operation("Get a ticket", scope="tickets.read", errors=(400, 403, 404)),
+    **operation("Get a ticket", service=tickets.TICKETS, errors=(400, 403, 404)),
 )
 async def get_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
-    return await tickets.get_ticket(principal, parse_id(ticket_id, "ticket_id"))
+    return await tickets.TICKETS.get(principal, parse_id(ticket_id, "ticket_id"))
 
 
 @post(
@@ -59,7 +58,7 @@ async def get_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -
     tags=["tickets"],
     **operation(
         "Cancel a ticket",
-        scope="orders.write",
+        service=tickets.cancel_ticket,
         errors=(400, 403, 404),
         text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
     ),

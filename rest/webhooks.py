@@ -25,7 +25,7 @@ class WebhookController(Controller):
         "/",
         **operation(
             "Create a webhook subscription",
-            scope="webhooks.write",
+            service=webhooks.create_webhook,
             errors=(400, 403, 413, 415),
             text="`url` must be an https URL whose host resolves only to public addresses. "
             "The response carries the signing `secret`; it is shown only here.",
@@ -44,32 +44,33 @@ class WebhookController(Controller):
         "/",
         **operation(
             "List webhook subscriptions",
-            scope="webhooks.read",
+            service=webhooks.WEBHOOKS,
             errors=(400, 403),
             text="Sort field: `created_at`.",
-            sort_fields=webhooks.SORT_FIELDS,
         ),
     )
     async def list_webhooks(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
     ) -> Page[Webhook]:
-        return await webhooks.list_webhooks(principal, **listing.as_kwargs())
+        return await webhooks.WEBHOOKS.page(principal, **listing.as_kwargs())
 
     @get(
         "/{webhook_id:str}",
-        **operation("Get a webhook subscription", scope="webhooks.read", errors=(400, 403, 404)),
+        **operation(
+            "Get a webhook subscription", service=webhooks.WEBHOOKS, errors=(400, 403, 404)
+        ),
     )
     async def get_webhook(
         self, principal: NamedDependency[Principal], webhook_id: IdPath
     ) -> Webhook:
-        return await webhooks.get_webhook(principal, parse_id(webhook_id, "webhook_id"))
+        return await webhooks.WEBHOOKS.get(principal, parse_id(webhook_id, "webhook_id"))
 
     @delete(
         "/{webhook_id:str}",
         status_code=200,
         **operation(
             "Delete a webhook subscription",
-            scope="webhooks.write",
+            service=webhooks.delete_webhook,
             errors=(400, 403, 404),
             text="Its pending deliveries are dropped.",
         ),
@@ -83,10 +84,9 @@ class WebhookController(Controller):
         "/{webhook_id:str}/deliveries",
         **operation(
             "List the deliveries of a webhook subscription",
-            scope="webhooks.read",
+            service=webhooks.DELIVERIES,
             errors=(400, 403, 404),
             text="Each delivery with every attempt made. Sort field: `created_at`.",
-            sort_fields=webhooks.SORT_FIELDS,
         ),
     )
     async def list_deliveries(
@@ -95,6 +95,8 @@ class WebhookController(Controller):
         webhook_id: IdPath,
         listing: NamedDependency[ListQuery],
     ) -> Page[Delivery]:
-        return await webhooks.list_deliveries(
-            principal, parse_id(webhook_id, "webhook_id"), **listing.as_kwargs()
+        return await webhooks.DELIVERIES.page(
+            principal,
+            within=("webhook_id", parse_id(webhook_id, "webhook_id")),
+            **listing.as_kwargs(),
         )

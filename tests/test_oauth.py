@@ -1014,3 +1014,26 @@ async def test_malformed_parameters_are_refused_not_crashing(
             headers={"Authorization": authorization},
         )
         token_error(response, 401, "invalid_client")
+
+
+async def test_characters_authlib_cannot_quote_are_a_plain_400_at_every_endpoint(
+    browser: httpx.AsyncClient, client: httpx.AsyncClient, register: Callable[..., Any]
+) -> None:
+    """response_type, redirect_uri and grant_type are quoted in error descriptions, which may not
+    hold ``"``, a backslash or non-ASCII (RFC 6749 section 4.1.2.1): such a request is malformed."""
+    registered = await register()
+    base = {"response_type": "code", "client_id": registered.client_id}
+    for params in (
+        {"response_type": "c\\ode", "redirect_uri": REDIRECT_URI},
+        {"response_type": "cödé", "redirect_uri": REDIRECT_URI},
+        {"redirect_uri": REDIRECT_URI + "\\x"},
+    ):
+        page = await browser.get("/oauth2/authorize", params={**base, **params})
+        assert page.status_code == 400 and "location" not in page.headers
+    for grant_type in ('client"credentials', "client_crédentials"):
+        response = await client.post(
+            "/oauth2/token",
+            data={"grant_type": grant_type},
+            auth=(registered.client_id, registered.client_secret),
+        )
+        token_error(response, 400, "invalid_request")

@@ -18,7 +18,7 @@ from app.errors import InvalidInput, NotFound, Unauthenticated
 from app.principal import Principal, parse_scopes
 from app.schemas.identity import ApiKeyCreated
 from app.services.organizations import member_id
-from app.timeutil import as_utc, utcnow
+from app.timeutil import utcnow
 from db.tables import ApiKey
 
 PREFIX = "tk_live_"
@@ -60,7 +60,7 @@ async def create_api_key(
     )
     await row.save()
     return ApiKeyCreated(
-        id=row.id, key=key, scopes=sorted(scope_set), name=name, created_at=as_utc(row.created_at)
+        id=row.id, key=key, scopes=sorted(scope_set), name=name, created_at=row.created_at
     )
 
 
@@ -83,7 +83,7 @@ async def authenticate_api_key(key: str) -> Principal:
         raise Unauthenticated("The API key is unknown or revoked", credential_sent=True)
     now = utcnow()
     last_used = row["last_used_at"]
-    if last_used is None or now - as_utc(last_used) > LAST_USED_RESOLUTION:
+    if last_used is None or now - last_used > LAST_USED_RESOLUTION:
         await ApiKey.update({ApiKey.last_used_at: now}).where(ApiKey.id == row["id"])
     return Principal(
         organization_id=row["organization_id"],

@@ -13,94 +13,31 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from piccolo.columns.combination import Combinable
 
 from app.errors import Conflict, FieldError, InvalidInput, NotFound
-from app.money import amount, as_number, to_cents
-from app.pagination import Page, fetch_page, fetch_pages, list_params
-from app.principal import Principal
+from app.money import amount, to_cents
+from app.principal import Principal, requires
+from app.records import to_record
+from app.resources import Parent, Resource, equals
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
 from app.services.tickets import cancel_tickets, new_scannable_code
-from app.timeutil import as_utc, maybe_utc, utcnow
+from app.timeutil import utcnow
 from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
 from db.tables import Order as OrderTable
 
-SORT_FIELDS = ("created_at", "payed_at", "total_price", "buyer_name")
-
-
-def to_order(row: dict[str, Any]) -> Order:
-    return Order(
-        id=row["id"],
-        event_id=row["event_id"],
-        event_timeslot_id=row["event_timeslot_id"],
-        buyer_name=row["buyer_name"],
-        buyer_email=row["buyer_email"],
-        channel=row["channel"],
-        payment_method=row["payment_method"],
-        total_price=as_number(row["total_price"]),
-        refunded=as_number(row["refunded"]),
-        payed_at=maybe_utc(row["payed_at"]),
-        created_at=as_utc(row["created_at"]),
-        status=row["status"],
-    )
-
-
-async def list_orders(
-    principal: Principal,
-    *,
-    event_id: UUID | None = None,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> Page[Order]:
-    """The organization's orders, optionally of one event (an unknown event gives an empty page)."""
-    principal.require("orders.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    where: list[Combinable] = [OrderTable.organization_id == principal.organization_id]
-    if event_id is not None:
-        where.append(OrderTable.event_id == event_id)
-    return await fetch_page(OrderTable, where, params, to_order)
-
-
-async def get_order(principal: Principal, order_id: UUID) -> Order:
-    principal.require("orders.read")
-    return to_order(await owned_row(OrderTable, order_id, principal.organization_id, "order"))
-
-
-async def orders_of_events(
-    principal: Principal,
-    event_ids: list[UUID],
-    *,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> dict[UUID, Page[Order]]:
-    """One page of orders per event of the caller (two statements; for dataloaders)."""
-    principal.require("orders.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    return await fetch_pages(
-        OrderTable,
-        OrderTable.event_id,
-        event_ids,
-        [OrderTable.organization_id == principal.organization_id],
-        params,
-        to_order,
-    )
-
-
-async def load_orders(principal: Principal, order_ids: list[UUID]) -> dict[UUID, Order]:
-    """The caller's orders among ``order_ids``, keyed by id (one statement; for dataloaders)."""
-    principal.require("orders.read")
-    if not order_ids:
-        return {}
-    rows = await OrderTable.select().where(
-        OrderTable.id.is_in(list(set(order_ids))),
-        OrderTable.organization_id == principal.organization_id,
-    )
-    return {row["id"]: to_order(row) for row in rows}
+ORDERS = Resource(
+    table=OrderTable,
+    record=Order,
+    kind="order",
+    scope="orders.read",
+    sort_fields=("created_at", "payed_at", "total_price", "buyer_name"),
+    parents={"event_id": Parent("event_id", Event, "event")},
+    filters={"event_id": equals("event_id")},
+)
+"""The ``event_id`` filter of a list keeps one event's orders (an unknown event: an empty page)."""
 
 
 def _check_emails(data: OrderCreate) -> None:
@@ -163,9 +100,9 @@ async def _claim_capacity(organization_id: UUID, timeslot_id: UUID, count: int) 
         raise Conflict(f"The timeslot has {left} tickets left; the order asks for {count}")
 
 
+@requires("orders.write")
 async def place_order(principal: Principal, data: OrderCreate) -> Order:
     """Create a pending order and its valid tickets; emits ``order.created``."""
-    principal.require("orders.write")
     _check_emails(data)
     organization_id = principal.organization_id
     async with OrderTable._meta.db.transaction():
@@ -228,12 +165,12 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
         await record_event(
             organization_id, "order.created", {"order_id": order.id, "event_id": data.event_id}
         )
-    return to_order(order.to_dict())
+    return to_record(Order, order.to_dict())
 
 
+@requires("orders.write")
 async def confirm_order(principal: Principal, order_id: UUID) -> Order:
     """Mark a pending order paid; emits ``order.confirmed`` exactly once, however often called."""
-    principal.require("orders.write")
     async with OrderTable._meta.db.transaction():
         confirmed = (
             await OrderTable.update({OrderTable.status: "confirmed", OrderTable.payed_at: utcnow()})
@@ -251,16 +188,16 @@ async def confirm_order(principal: Principal, order_id: UUID) -> Order:
                 "order.confirmed",
                 {"order_id": row["id"], "event_id": row["event_id"]},
             )
-            return to_order(row)
+            return to_record(Order, row)
     row = await owned_row(OrderTable, order_id, principal.organization_id, "order")
     if row["status"] == "cancelled":
         raise Conflict("A cancelled order cannot be confirmed")
-    return to_order(row)
+    return to_record(Order, row)
 
 
+@requires("orders.write")
 async def cancel_order(principal: Principal, order_id: UUID) -> Order:
     """Cancel an order and each of its live tickets (one ``ticket.cancelled`` each); idempotent."""
-    principal.require("orders.write")
     async with OrderTable._meta.db.transaction():
         cancelled = (
             await OrderTable.update(
@@ -275,13 +212,15 @@ async def cancel_order(principal: Principal, order_id: UUID) -> Order:
         )
         if cancelled:
             await cancel_tickets(principal.organization_id, [Ticket.order_id == order_id])
-            return to_order(cancelled[0])
-    return to_order(await owned_row(OrderTable, order_id, principal.organization_id, "order"))
+            return to_record(Order, cancelled[0])
+    return to_record(
+        Order, await owned_row(OrderTable, order_id, principal.organization_id, "order")
+    )
 
 
+@requires("orders.write")
 async def refund_order(principal: Principal, order_id: UUID, data: RefundCreate) -> Order:
     """Add ``amount`` to ``refunded``; refunding more than ``total_price`` in all is a 409."""
-    principal.require("orders.write")
     value = amount(data.amount, "amount")
     if value <= 0:
         raise InvalidInput.field("amount", "must be greater than 0")
@@ -299,4 +238,4 @@ async def refund_order(principal: Principal, order_id: UUID, data: RefundCreate)
     if not refunded:
         left = to_cents(row["total_price"]) - to_cents(row["refunded"])
         raise Conflict(f"Only {left} of the order's total can still be refunded")
-    return to_order(row)
+    return to_record(Order, row)

@@ -6,7 +6,7 @@ import re
 from uuid import UUID
 
 from app.errors import Conflict, InvalidInput, NotFound
-from app.principal import Principal
+from app.principal import Principal, requires
 from app.schemas.identity import CurrentUser, OrganizationRecord, UserRecord
 from db.tables import Membership, Organization, User
 
@@ -76,6 +76,7 @@ async def is_member(organization_id: UUID, user_id: UUID) -> bool:
     )
 
 
+@requires(None)
 async def whoami(principal: Principal) -> CurrentUser:
     """The person behind the credential; needs no scope."""
     user = await User.select(User.email).where(User.id == principal.user_id).first()

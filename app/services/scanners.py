@@ -16,8 +16,9 @@ import msgspec
 from piccolo.table import Table
 
 from app.errors import FieldError, InvalidInput, NotFound
-from app.pagination import Page, fetch_page, list_params
-from app.principal import Principal
+from app.principal import Principal, requires
+from app.records import to_record
+from app.resources import Resource
 from app.schemas.scanners import (
     Scanner,
     ScannerCreate,
@@ -27,12 +28,11 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.services.lookup import owned_row
-from app.timeutil import as_utc, maybe_utc, require_offset, utcnow
+from app.timeutil import require_offset, utcnow
+from db.lists import Row
 from db.tables import Event, ScannerProfileTarget, TicketType, Timeslot
 from db.tables import Scanner as ScannerTable
 from db.tables import ScannerProfile as ProfileTable
-
-SORT_FIELDS = ("created_at",)
 
 TARGET_KINDS: dict[str, tuple[str, type[Table]]] = {
     "event_ids": ("event", Event),
@@ -44,28 +44,13 @@ TARGET_KINDS: dict[str, tuple[str, type[Table]]] = {
 Targets = dict[str, list[UUID]]
 
 
-def to_scanner(row: dict[str, Any]) -> Scanner:
-    return Scanner(
-        id=row["id"],
-        name=row["name"],
-        active=row["active"],
-        profile_id=row["profile_id"],
-        created_at=as_utc(row["created_at"]),
-    )
-
-
-def to_profile(row: dict[str, Any], targets: Targets) -> ScannerProfile:
-    return ScannerProfile(
-        id=row["id"],
-        name=row["name"],
-        event_ids=targets.get("event", []),
-        ticket_type_ids=targets.get("ticket_type", []),
-        timeslot_ids=targets.get("timeslot", []),
-        opens_minutes_before_start=row["opens_minutes_before_start"],
-        closes_minutes_after_end=row["closes_minutes_after_end"],
-        valid_from=maybe_utc(row["valid_from"]),
-        valid_until=maybe_utc(row["valid_until"]),
-    )
+def _with_targets(row: dict[str, Any], targets: Targets) -> dict[str, Any]:
+    return {
+        **row,
+        "event_ids": targets.get("event", []),
+        "ticket_type_ids": targets.get("ticket_type", []),
+        "timeslot_ids": targets.get("timeslot", []),
+    }
 
 
 async def targets_of(profile_ids: list[UUID]) -> dict[UUID, Targets]:
@@ -87,24 +72,23 @@ async def targets_of(profile_ids: list[UUID]) -> dict[UUID, Targets]:
     return found
 
 
+async def _add_targets(rows: list[Row]) -> None:
+    targets = await targets_of([row["id"] for row in rows])
+    for row in rows:
+        row.update(_with_targets(row, targets[row["id"]]))
+
+
+SCANNERS = Resource(table=ScannerTable, record=Scanner, kind="scanner", scope="scanners.read")
+PROFILES = Resource(
+    table=ProfileTable,
+    record=ScannerProfile,
+    kind="scanner profile",
+    scope="scanners.read",
+    enrich=_add_targets,
+)
+
+
 # Scanners
-
-
-async def list_scanners(
-    principal: Principal,
-    *,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> Page[Scanner]:
-    principal.require("scanners.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    return await fetch_page(
-        ScannerTable,
-        [ScannerTable.organization_id == principal.organization_id],
-        params,
-        to_scanner,
-    )
 
 
 async def _require_profile(organization_id: UUID, profile_id: UUID) -> None:
@@ -114,8 +98,8 @@ async def _require_profile(organization_id: UUID, profile_id: UUID) -> None:
         raise NotFound.resource("scanner profile", profile_id)
 
 
+@requires("scanners.write")
 async def create_scanner(principal: Principal, data: ScannerCreate) -> Scanner:
-    principal.require("scanners.write")
     if data.profile_id is not None:
         await _require_profile(principal.organization_id, data.profile_id)
     row = ScannerTable(
@@ -126,17 +110,17 @@ async def create_scanner(principal: Principal, data: ScannerCreate) -> Scanner:
         created_at=utcnow(),
     )
     await row.save()
-    return to_scanner(row.to_dict())
+    return to_record(Scanner, row.to_dict())
 
 
+@requires("scanners.write")
 async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUpdate) -> Scanner:
-    principal.require("scanners.write")
     changes = _sent(data)
     if changes.get("profile_id") is not None:
         await _require_profile(principal.organization_id, changes["profile_id"])
     if not changes:
-        return to_scanner(
-            await owned_row(ScannerTable, scanner_id, principal.organization_id, "scanner")
+        return to_record(
+            Scanner, await owned_row(ScannerTable, scanner_id, principal.organization_id, "scanner")
         )
     updated = (
         await ScannerTable.update(changes)
@@ -148,7 +132,7 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
     )
     if not updated:
         raise NotFound.resource("scanner", scanner_id)
-    return to_scanner(updated[0])
+    return to_record(Scanner, updated[0])
 
 
 # Scanner profiles
@@ -209,46 +193,8 @@ async def _replace_targets(profile_id: UUID, targets: Targets) -> None:
         await ScannerProfileTarget.insert(*rows)
 
 
-async def list_profiles(
-    principal: Principal,
-    *,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> Page[ScannerProfile]:
-    """One page of profiles: three statements whatever the page size."""
-    principal.require("scanners.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    page = await fetch_page(
-        ProfileTable,
-        [ProfileTable.organization_id == principal.organization_id],
-        params,
-        lambda row: row,
-    )
-    targets = await targets_of([row["id"] for row in page.data])
-    return Page(
-        data=[to_profile(row, targets[row["id"]]) for row in page.data],
-        pagination=page.pagination,
-    )
-
-
-async def load_profiles(
-    principal: Principal, profile_ids: list[UUID]
-) -> dict[UUID, ScannerProfile]:
-    """The caller's profiles among ``profile_ids``, keyed by id (two statements)."""
-    principal.require("scanners.read")
-    if not profile_ids:
-        return {}
-    rows = await ProfileTable.select().where(
-        ProfileTable.id.is_in(list(set(profile_ids))),
-        ProfileTable.organization_id == principal.organization_id,
-    )
-    targets = await targets_of([row["id"] for row in rows])
-    return {row["id"]: to_profile(row, targets[row["id"]]) for row in rows}
-
-
+@requires("scanners.write")
 async def create_profile(principal: Principal, data: ScannerProfileCreate) -> ScannerProfile:
-    principal.require("scanners.write")
     valid_from = None if data.valid_from is None else require_offset(data.valid_from, "valid_from")
     valid_until = (
         None if data.valid_until is None else require_offset(data.valid_until, "valid_until")
@@ -272,15 +218,15 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
     async with ProfileTable._meta.db.transaction():
         await row.save()
         await _replace_targets(row.id, targets)
-    return to_profile(row.to_dict(), targets)
+    return to_record(ScannerProfile, _with_targets(row.to_dict(), targets))
 
 
+@requires("scanners.write")
 async def update_profile(
     principal: Principal, profile_id: UUID, data: ScannerProfileUpdate
 ) -> ScannerProfile:
     """Change the sent fields with one conditional UPDATE; the merged window is checked on the
     returned row, and a bad one rolls the change back."""
-    principal.require("scanners.write")
     changes = _sent(data)
     for field in ("valid_from", "valid_until"):
         if changes.get(field) is not None:
@@ -303,7 +249,7 @@ async def update_profile(
         if not updated:
             raise NotFound.resource("scanner profile", profile_id)
         row = updated[0]
-        _check_window(maybe_utc(row["valid_from"]), maybe_utc(row["valid_until"]))
+        _check_window(row["valid_from"], row["valid_until"])
         await _replace_targets(profile_id, targets)
         current = (await targets_of([profile_id]))[profile_id]
-    return to_profile(row, current)
+    return to_record(ScannerProfile, _with_targets(row, current))

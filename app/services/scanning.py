@@ -21,8 +21,9 @@ from uuid import UUID, uuid4
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.money import as_number
 from app.observability import count_scan
-from app.pagination import Page, fetch_page, list_params
-from app.principal import Principal
+from app.principal import Principal, requires
+from app.records import mapper
+from app.resources import Parent, Resource
 from app.schemas.scanning import (
     MAX_CODE_LENGTH,
     RelatedTicket,
@@ -34,14 +35,21 @@ from app.schemas.scanning import (
     ScanTicketType,
     ScanTimeslot,
 )
-from app.services.lookup import owned_row
 from app.services.outbox import record_event
 from app.services.scanners import targets_of
-from app.timeutil import as_utc, maybe_utc, utcnow
+from app.timeutil import as_utc, utcnow
 from db.tables import Scan, Scanner, Ticket
 
 Outcome = tuple[ScanStatus, ScanReason | None]
-LOG_SORT_FIELDS = ("created_at",)
+
+SCAN_LOG = Resource(
+    table=Scan,
+    record=ScanLogEntry,
+    kind="scan",
+    scope="tickets.read",
+    parents={"ticket_id": Parent("ticket_id", Ticket, "ticket")},
+)
+"""The scan log, listed per ticket: every attempt that reached it, whatever its outcome."""
 
 # The statements of a scan are fixed SQL (plain enough for PostgreSQL and SQLite alike): building
 # them with Piccolo's query builder costs up to 1 ms of CPU each, on every scan.
@@ -143,6 +151,7 @@ def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome
     return "valid", None
 
 
+@requires("tickets.write")
 async def scan_ticket(
     principal: Principal,
     *,
@@ -155,7 +164,6 @@ async def scan_ticket(
 
     ``now`` is the moment of the scan (tests pin it to probe the window edges).
     """
-    principal.require("tickets.write")
     _check_target(ticket_id, scannable_code)
     now = utcnow() if now is None else as_utc(now)
     organization_id = principal.organization_id
@@ -237,8 +245,8 @@ async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRul
         timeslot_ids=allowed("timeslot"),
         opens_minutes_before_start=row["opens_minutes_before_start"],
         closes_minutes_after_end=row["closes_minutes_after_end"],
-        valid_from=maybe_utc(row["valid_from"]),
-        valid_until=maybe_utc(row["valid_until"]),
+        valid_from=row["valid_from"],
+        valid_until=row["valid_until"],
     )
 
 
@@ -262,11 +270,11 @@ async def _ticket(
         ticket_type_id=row["ticket_type_id"],
         order_id=row["order_id"],
         status=row["status"],
-        scanned_at=maybe_utc(row["scanned_at"]),
-        cancelled_at=maybe_utc(row["cancelled_at"]),
+        scanned_at=row["scanned_at"],
+        cancelled_at=row["cancelled_at"],
         order_status=row["order_status"],
-        starts_at=as_utc(row["timeslot_starts_at"]),
-        ends_at=as_utc(row["timeslot_ends_at"]),
+        starts_at=row["timeslot_starts_at"],
+        ends_at=row["timeslot_ends_at"],
         row=row,
     )
 
@@ -283,8 +291,8 @@ async def _lost_race(ticket: TicketState) -> TicketState:
     return replace(
         ticket,
         status=current["status"],
-        scanned_at=maybe_utc(current["scanned_at"]),
-        cancelled_at=maybe_utc(current["cancelled_at"]),
+        scanned_at=current["scanned_at"],
+        cancelled_at=current["cancelled_at"],
     )
 
 
@@ -303,18 +311,8 @@ async def _log(
 
 async def _related_tickets(organization_id: UUID, ticket: TicketState) -> list[RelatedTicket]:
     rows = await Ticket.raw(RELATED_TICKETS, organization_id, ticket.order_id, ticket.id)
-    return [
-        RelatedTicket(
-            id=row["id"],
-            seat=row["seat"],
-            owner_name=row["owner_name"],
-            owner_email=row["owner_email"],
-            scanned_at=maybe_utc(row["scanned_at"]),
-            cancelled_at=maybe_utc(row["cancelled_at"]),
-            ticket_type_name=row["ticket_type_name"],
-        )
-        for row in rows
-    ]
+    to_related = mapper(RelatedTicket)
+    return [to_related(row) for row in rows]
 
 
 async def _result(
@@ -350,35 +348,4 @@ async def _result(
         cancelled_at=ticket.cancelled_at,
         related_tickets=related,
         reason=reason,
-    )
-
-
-def to_log_entry(row: dict[str, Any]) -> ScanLogEntry:
-    return ScanLogEntry(
-        id=row["id"],
-        ticket_id=row["ticket_id"],
-        scanner_id=row["scanner_id"],
-        status=row["status"],
-        reason=row["reason"],
-        created_at=as_utc(row["created_at"]),
-    )
-
-
-async def list_ticket_scans(
-    principal: Principal,
-    ticket_id: UUID,
-    *,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> Page[ScanLogEntry]:
-    """The scan log of one ticket: every attempt that reached it, whatever its outcome."""
-    principal.require("tickets.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=LOG_SORT_FIELDS)
-    await owned_row(Ticket, ticket_id, principal.organization_id, "ticket")
-    return await fetch_page(
-        Scan,
-        [Scan.ticket_id == ticket_id, Scan.organization_id == principal.organization_id],
-        params,
-        to_log_entry,
     )

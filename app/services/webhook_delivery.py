@@ -24,15 +24,15 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-import httpcore
 import httpx
 import msgspec
 
 from app.observability import count_delivery_attempt
-from app.services.url_safety import BlockedAddress, PublicNetworkBackend
-from app.services.webhooks import SECRET_PREFIX, json_column
+from app.services.public_transport import PublicTransport
+from app.services.url_safety import BlockedAddress
+from app.services.webhooks import SECRET_PREFIX
 from app.settings import Settings
-from app.timeutil import as_utc, utcnow
+from app.timeutil import utcnow
 from db.tables import OutboxEvent, Webhook, WebhookDelivery, WebhookDeliveryAttempt
 
 DELIVERY_TIMEOUT_SECONDS = 10.0
@@ -100,18 +100,9 @@ def retry_horizon(settings: Settings) -> timedelta:
 
 def delivery_client(settings: Settings) -> httpx.AsyncClient:
     """The HTTP client of deliveries: no redirects, no proxies from the environment, and every
-    connection made through :class:`PublicNetworkBackend`."""
-    transport = httpx.AsyncHTTPTransport(trust_env=False)
-    # httpx's transport takes no network backend, so its connection pool is replaced by one that
-    # has ours (tests/test_webhooks_delivery.py proves that deliveries go through it).
-    transport._pool = httpcore.AsyncConnectionPool(
-        ssl_context=httpx.create_ssl_context(trust_env=False),
-        max_connections=100,
-        max_keepalive_connections=20,
-        network_backend=PublicNetworkBackend(allow_private=settings.allow_private_webhooks),
-    )
+    connection made through :class:`PublicNetworkBackend` (see :class:`PublicTransport`)."""
     return httpx.AsyncClient(
-        transport=transport,
+        transport=PublicTransport(allow_private=settings.allow_private_webhooks),
         follow_redirects=False,
         trust_env=False,
         timeout=httpx.Timeout(DELIVERY_TIMEOUT_SECONDS),
@@ -149,14 +140,16 @@ async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) ->
         if not events:
             return 0
         subscriptions: dict[UUID, list[tuple[UUID, set[str]]]] = {}
-        for row in await Webhook.select(
-            Webhook.id, Webhook.organization_id, Webhook.event_types
-        ).where(
-            Webhook.organization_id.is_in(list({e["organization_id"] for e in events})),
-            Webhook.active.eq(True),
+        for row in (
+            await Webhook.select(Webhook.id, Webhook.organization_id, Webhook.event_types)
+            .where(
+                Webhook.organization_id.is_in(list({e["organization_id"] for e in events})),
+                Webhook.active.eq(True),
+            )
+            .output(load_json=True)
         ):
             subscriptions.setdefault(row["organization_id"], []).append(
-                (row["id"], set(json_column(row["event_types"])))
+                (row["id"], set(row["event_types"]))
             )
         now = utcnow()
         refs = [
@@ -247,7 +240,7 @@ async def _claim(ref: DeliveryRef, now: datetime) -> dict[str, Any] | AttemptRes
     )
     if current is None or current["status"] != "pending":
         return AttemptResult("skipped")
-    wait = (as_utc(current["next_attempt_at"]) - now).total_seconds()
+    wait = (current["next_attempt_at"] - now).total_seconds()
     return AttemptResult("not_due", retry_in=max(wait, 0.1))
 
 
@@ -323,7 +316,7 @@ async def attempt_delivery(
             {
                 "id": str(ref.event_id),
                 "event_type": target["event_type"],
-                "timestamp": as_utc(target["occurred_at"]),
+                "timestamp": target["occurred_at"],
                 "data": msgspec.Raw(
                     payload if isinstance(payload, str) else msgspec.json.encode(payload)
                 ),

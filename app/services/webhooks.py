@@ -8,27 +8,24 @@ from collections import defaultdict
 from typing import Any
 from uuid import UUID
 
-import msgspec
-
 from app.errors import NotFound
-from app.pagination import Page, fetch_page, list_params
-from app.principal import Principal
+from app.principal import Principal, requires
+from app.records import to_record
+from app.resources import Parent, Resource
 from app.schemas.webhooks import (
     Delivery,
-    DeliveryAttempt,
     Webhook,
     WebhookCreate,
     WebhookDeleted,
     WebhookWithSecret,
 )
-from app.services.lookup import owned_row
 from app.services.url_safety import check_webhook_url
-from app.settings import Settings, get_settings
-from app.timeutil import as_utc, maybe_utc, utcnow
+from app.settings import Settings
+from app.timeutil import utcnow
+from db.lists import Row
 from db.tables import OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt
 from db.tables import Webhook as WebhookTable
 
-SORT_FIELDS = ("created_at",)
 SECRET_PREFIX = "whsec_"
 
 
@@ -37,27 +34,42 @@ def new_secret() -> str:
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
-def json_column(value: Any) -> Any:
-    """A JSON column's value: PostgreSQL hands it back as text unless ``load_json`` was asked."""
-    return msgspec.json.decode(value) if isinstance(value, str | bytes) else value
+async def _with_attempts(rows: list[Row]) -> None:
+    """Each delivery's event type and its attempts, in two statements for the whole page."""
+    event_types = {
+        row["id"]: row["event_type"]
+        for row in await OutboxEvent.select(OutboxEvent.id, OutboxEvent.event_type).where(
+            OutboxEvent.id.is_in([row["event_id"] for row in rows])
+        )
+    }
+    attempts: dict[UUID, list[dict[str, Any]]] = defaultdict(list)
+    for attempt in (
+        await WebhookDeliveryAttempt.select()
+        .where(WebhookDeliveryAttempt.delivery_id.is_in([row["id"] for row in rows]))
+        .order_by(WebhookDeliveryAttempt.attempt)
+    ):
+        attempts[attempt["delivery_id"]].append(attempt)
+    for row in rows:
+        row["event_type"] = event_types.get(row["event_id"], "")
+        row["attempt_log"] = attempts[row["id"]]
 
 
-def to_webhook(row: dict[str, Any]) -> Webhook:
-    return Webhook(
-        id=row["id"],
-        url=row["url"],
-        event_types=list(json_column(row["event_types"])),
-        description=row["description"],
-        active=row["active"],
-        created_at=as_utc(row["created_at"]),
-    )
+WEBHOOKS = Resource(table=WebhookTable, record=Webhook, kind="webhook", scope="webhooks.read")
+DELIVERIES = Resource(
+    table=WebhookDelivery,
+    record=Delivery,
+    kind="delivery",
+    scope="webhooks.read",
+    parents={"webhook_id": Parent("webhook_id", WebhookTable, "webhook")},
+    enrich=_with_attempts,
+)
+"""The delivery log, listed per subscription, each delivery with all its attempts."""
 
 
+@requires("webhooks.write")
 async def create_webhook(
-    principal: Principal, data: WebhookCreate, settings: Settings | None = None
+    principal: Principal, data: WebhookCreate, settings: Settings
 ) -> WebhookWithSecret:
-    principal.require("webhooks.write")
-    settings = settings or get_settings()
     url = await check_webhook_url(data.url, allow_private=settings.allow_private_webhooks)
     row = WebhookTable(
         organization_id=principal.organization_id,
@@ -69,45 +81,13 @@ async def create_webhook(
         created_at=utcnow(),
     )
     await row.save()
-    return WebhookWithSecret(
-        id=row.id,
-        url=row.url,
-        event_types=list(row.event_types),
-        description=row.description,
-        active=row.active,
-        created_at=as_utc(row.created_at),
-        secret=row.secret,
-    )
+    return to_record(WebhookWithSecret, row.to_dict())
 
 
-async def list_webhooks(
-    principal: Principal,
-    *,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> Page[Webhook]:
-    principal.require("webhooks.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    return await fetch_page(
-        WebhookTable,
-        [WebhookTable.organization_id == principal.organization_id],
-        params,
-        to_webhook,
-    )
-
-
-async def get_webhook(principal: Principal, webhook_id: UUID) -> Webhook:
-    principal.require("webhooks.read")
-    return to_webhook(
-        await owned_row(WebhookTable, webhook_id, principal.organization_id, "webhook")
-    )
-
-
+@requires("webhooks.write")
 async def delete_webhook(principal: Principal, webhook_id: UUID) -> WebhookDeleted:
     """Hard delete. Its deliveries go with it (ON DELETE CASCADE), so a delivery job that runs
     afterwards finds nothing to send."""
-    principal.require("webhooks.write")
     deleted = (
         await WebhookTable.delete()
         .where(
@@ -119,73 +99,3 @@ async def delete_webhook(principal: Principal, webhook_id: UUID) -> WebhookDelet
     if not deleted:
         raise NotFound.resource("webhook", webhook_id)
     return WebhookDeleted(id=webhook_id, deleted=True)
-
-
-async def list_deliveries(
-    principal: Principal,
-    webhook_id: UUID,
-    *,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str | None = None,
-) -> Page[Delivery]:
-    """The delivery log of one subscription, each delivery with all its attempts.
-
-    A fixed number of statements whatever the page size: the subscription, the page and its
-    count, then the event types and the attempts of the whole page.
-    """
-    principal.require("webhooks.read")
-    params = list_params(limit=limit, offset=offset, sort=sort, allowed=SORT_FIELDS)
-    await owned_row(WebhookTable, webhook_id, principal.organization_id, "webhook")
-    page = await fetch_page(
-        WebhookDelivery,
-        [
-            WebhookDelivery.webhook_id == webhook_id,
-            WebhookDelivery.organization_id == principal.organization_id,
-        ],
-        params,
-        lambda row: row,
-    )
-    if not page.data:
-        return Page(data=[], pagination=page.pagination)
-    event_types = {
-        row["id"]: row["event_type"]
-        for row in await OutboxEvent.select(OutboxEvent.id, OutboxEvent.event_type).where(
-            OutboxEvent.id.is_in([row["event_id"] for row in page.data])
-        )
-    }
-    attempts: dict[UUID, list[DeliveryAttempt]] = defaultdict(list)
-    for row in (
-        await WebhookDeliveryAttempt.select()
-        .where(WebhookDeliveryAttempt.delivery_id.is_in([row["id"] for row in page.data]))
-        .order_by(WebhookDeliveryAttempt.attempt)
-    ):
-        attempts[row["delivery_id"]].append(
-            DeliveryAttempt(
-                attempt=row["attempt"],
-                status_code=row["status_code"],
-                error=row["error"],
-                duration_ms=row["duration_ms"],
-                started_at=as_utc(row["started_at"]),
-            )
-        )
-    return Page(
-        data=[
-            Delivery(
-                id=row["id"],
-                event_id=row["event_id"],
-                event_type=event_types.get(row["event_id"], ""),
-                status=row["status"],
-                attempts=row["attempts"],
-                last_status_code=row["last_status_code"],
-                last_error=row["last_error"],
-                next_attempt_at=maybe_utc(row["next_attempt_at"]),
-                delivered_at=maybe_utc(row["delivered_at"]),
-                created_at=as_utc(row["created_at"]),
-                updated_at=as_utc(row["updated_at"]),
-                attempt_log=attempts[row["id"]],
-            )
-            for row in page.data
-        ],
-        pagination=page.pagination,
-    )

@@ -15,7 +15,6 @@ from datetime import timedelta
 from uuid import UUID
 
 from app import timeutil
-from app.timeutil import as_utc
 from db.tables import OAuthAuthorizationCode, OAuthGrant, OAuthRefreshToken
 
 CODE_LIFETIME = timedelta(minutes=10)
@@ -150,7 +149,7 @@ async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
     if not claimed:
         await revoke_family(row["grant_id"])
         return None
-    if row["revoked_at"] is not None or as_utc(row["expires_at"]) <= timeutil.utcnow():
+    if row["revoked_at"] is not None or row["expires_at"] <= timeutil.utcnow():
         return None
     return IssuedCode(
         grant_id=row["grant_id"],
@@ -195,7 +194,7 @@ async def find_refresh_token(refresh_token: str) -> LiveRefreshToken | None:
     if row["rotated_at"] is not None:
         await revoke_family(row["grant_id"])
         return None
-    expired = as_utc(row["expires_at"]) <= timeutil.utcnow()
+    expired = row["expires_at"] <= timeutil.utcnow()
     if row["revoked_at"] is not None or row["family_revoked_at"] is not None or expired:
         return None
     return LiveRefreshToken(

@@ -15,7 +15,7 @@ import binascii
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -65,19 +65,22 @@ class Outcome:
 
 
 class _Payload(OAuth2Payload):
-    def __init__(self, pairs: list[tuple[str, str]]) -> None:
-        self._datalist: defaultdict[str, list[str]] = defaultdict(list)
-        for name, value in pairs:
-            self._datalist[name].append(value)
-        self._data = {name: values[0] for name, values in self._datalist.items()}
+    """A request's parameters as authlib reads them (its public ``OAuth2Payload`` interface, as its
+    own Flask integration implements it): ``data`` holds the first value of each name,
+    ``datalist`` every value, so that authlib refuses a repeated parameter."""
 
-    @property
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self.values: defaultdict[str, list[str]] = defaultdict(list)
+        for name, value in pairs:
+            self.values[name].append(value)
+
+    @cached_property
     def data(self) -> dict[str, str]:
-        return self._data
+        return {name: values[0] for name, values in self.values.items()}
 
     @property
     def datalist(self) -> defaultdict[str, list[str]]:
-        return self._datalist
+        return self.values
 
 
 def _checked_authorization(authorization: str | None) -> str | None:
@@ -318,19 +321,22 @@ def _error_outcome(error: OAuth2Error) -> Outcome:
     return Outcome(status, body, list(headers))
 
 
-def _guarded(call: Callable[[], T]) -> T | Outcome:
-    """Run an authlib call. authlib quotes some parameters (``response_type``, ``redirect_uri``)
-    in its error descriptions and raises ValueError when one holds a character RFC 6749 forbids
-    there (``"`` or a backslash); such a request is malformed, and is answered as one (not
-    redirected)."""
-    try:
-        return call()
-    except ValueError as error:
-        if "forbidden characters" not in str(error):
-            raise
+QUOTED_PARAMETERS = frozenset({"response_type", "redirect_uri", "grant_type"})
+"""The request parameters that authlib quotes in its error descriptions."""
+
+ERROR_TEXT = frozenset(chr(c) for c in range(0x20, 0x7F)) - {'"', "\\"}
+"""The characters an ``error_description`` may hold (RFC 6749 section 4.1.2.1)."""
+
+
+def _malformed(pairs: list[tuple[str, str]]) -> Outcome | None:
+    """A 400 (never a redirect) for a parameter authlib would quote in an error description that
+    holds a character such a description may not: RFC 6749's syntax of these parameters (its
+    Appendix A) allows none of them, and authlib refuses to build such a description."""
+    if any(name in QUOTED_PARAMETERS and not set(value) <= ERROR_TEXT for name, value in pairs):
         return _error_outcome(
             InvalidRequestError("A parameter holds characters that OAuth 2.0 does not allow")
         )
+    return None
 
 
 async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
@@ -340,11 +346,13 @@ async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None
         return _error_outcome(InvalidRequestError("A parameter is repeated"))
     if "grant_type" not in names:
         return _error_outcome(InvalidRequestError("Missing grant_type"))
+    if malformed := _malformed(pairs):
+        return malformed
     try:
         request = Request("POST", "/oauth2/token", pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
-    return await anyio.to_thread.run_sync(_guarded, partial(server.create_token_response, request))
+    return await anyio.to_thread.run_sync(partial(server.create_token_response, request))
 
 
 async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
@@ -354,7 +362,7 @@ async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str |
     except OAuth2Error as error:
         return _error_outcome(error)
     return await anyio.to_thread.run_sync(
-        _guarded, partial(server.create_endpoint_response, Revocation.ENDPOINT_NAME, request)
+        partial(server.create_endpoint_response, Revocation.ENDPOINT_NAME, request)
     )
 
 
@@ -383,7 +391,7 @@ async def validate_authorization(pairs: list[tuple[str, str]]) -> ValidRequest |
             scope=request.scope,
         )
 
-    return await anyio.to_thread.run_sync(_guarded, validate)
+    return _malformed(pairs) or await anyio.to_thread.run_sync(validate)
 
 
 async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject | None) -> Outcome:
@@ -397,7 +405,7 @@ async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject 
             return _error_outcome(error)
         return server.create_authorization_response(request, grant_user=subject, grant=grant)
 
-    return await anyio.to_thread.run_sync(_guarded, complete)
+    return _malformed(pairs) or await anyio.to_thread.run_sync(complete)
 
 
 def error_redirect(valid: ValidRequest, error: OAuth2Error) -> Outcome:

@@ -1,0 +1,81 @@
+"""Database rows to records: the one place where a stored row becomes the record a client sees.
+
+A record (a msgspec Struct in ``app/schemas``) is the only declaration of its fields. A row maps
+onto it by field name, so a column that a record names reaches REST, GraphQL and the OpenAPI
+document without any mapping code. What the drivers leave to do is done here, once, for every
+record: JSON columns arrive as text (PostgreSQL and SQLite alike) and are decoded; timestamps are
+normalized to UTC, so that output always carries ``Z``; NUMERIC money becomes the number the
+records carry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+_CONTAINERS = (
+    msgspec.inspect.DictType,
+    msgspec.inspect.ListType,
+    msgspec.inspect.StructType,
+)
+
+
+def _kinds(field_type: msgspec.inspect.Type) -> tuple[msgspec.inspect.Type, ...]:
+    if isinstance(field_type, msgspec.inspect.UnionType):
+        return field_type.types
+    return (field_type,)
+
+
+def _as_utc(value: Any) -> Any:
+    if isinstance(value, datetime) and value.utcoffset() != UTC.utcoffset(None):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    return value
+
+
+def _as_json(value: Any) -> Any:
+    return msgspec.json.decode(value) if isinstance(value, str | bytes) else value
+
+
+class RowMapper(Generic[R]):
+    """Maps a row (a mapping of column names to values) onto the record ``R``.
+
+    Only the fields that need it are touched before ``msgspec.convert`` builds the record: JSON
+    text for container fields, timestamps for datetime fields. Columns the record does not name
+    are ignored.
+    """
+
+    def __init__(self, record: type[R]) -> None:
+        self.record = record
+        fixes: list[tuple[str, Callable[[Any], Any]]] = []
+        for field in msgspec.inspect.type_info(record).fields:  # type: ignore[union-attr]
+            kinds = _kinds(field.type)
+            if any(isinstance(kind, _CONTAINERS) for kind in kinds):
+                fixes.append((field.name, _as_json))
+            elif any(isinstance(kind, msgspec.inspect.DateTimeType) for kind in kinds):
+                fixes.append((field.name, _as_utc))
+        self._fixes = tuple(fixes)
+
+    def __call__(self, row: Mapping[str, Any]) -> R:
+        if self._fixes:
+            row = dict(row)
+            for name, fix in self._fixes:
+                if name in row:
+                    row[name] = fix(row[name])
+        return msgspec.convert(row, self.record, strict=False)
+
+
+@cache
+def mapper(record: type[R]) -> RowMapper[R]:
+    """The (cached) mapper of ``record``."""
+    return RowMapper(record)
+
+
+def to_record(record: type[R], row: Mapping[str, Any]) -> R:
+    """``row`` as the record ``record``."""
+    return mapper(record)(row)

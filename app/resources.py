@@ -1,0 +1,181 @@
+"""The read side of a resource, declared once: its record, scope, sort fields, filters and parents.
+
+Every read of a resource goes through its :class:`Resource`: one record by id (404 when it is not
+the caller's), records by ids (for dataloaders), one page (REST lists and GraphQL root lists) and
+the same page for many parents (GraphQL's nested lists). So a list exists once, whether REST or
+a dataloader asks for it, and its scope, bounds and sort fields are the same everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+import msgspec
+from piccolo.querystring import QueryString
+from piccolo.table import Table
+
+from app.errors import NotFound
+from app.pagination import ListParams, Page, Pagination, list_params
+from app.principal import Principal
+from app.records import mapper
+from db import lists
+from db.lists import Row
+
+R = TypeVar("R", bound=msgspec.Struct)
+
+Filter = Callable[[Any], QueryString]
+"""Turns a filter's value (never None) into a condition."""
+
+Enrich = Callable[[list[Row]], Awaitable[None]]
+"""Adds to a batch of rows what their records need beyond their own columns (one statement)."""
+
+
+def equals(column: str) -> Filter:
+    return lambda value: lists.condition(f'"{column}" = {{}}', value)
+
+
+@dataclass(frozen=True, slots=True)
+class Parent:
+    """A column that groups the resource under another one, e.g. tickets under their event."""
+
+    column: str
+    table: type[Table]
+    kind: str
+
+
+@dataclass(eq=False)
+class Resource(Generic[R]):
+    table: type[Table]
+    record: type[R]
+    kind: str
+    """What a 404 calls one, e.g. "ticket type"."""
+    scope: str
+    sort_fields: tuple[str, ...] = ("created_at",)
+    parents: Mapping[str, Parent] = field(default_factory=dict)
+    filters: Mapping[str, Filter] = field(default_factory=dict)
+    enrich: Enrich | None = None
+
+    def to_records(self, rows: list[Row]) -> list[R]:
+        to_record = mapper(self.record)
+        return [to_record(row) for row in rows]
+
+    def _owned(self, principal: Principal) -> QueryString:
+        return lists.condition('"organization_id" = {}', principal.organization_id)
+
+    def _conditions(self, principal: Principal, filters: Mapping[str, Any]) -> list[QueryString]:
+        conditions = [self._owned(principal)]
+        for name, value in filters.items():
+            if value is not None:
+                conditions.append(self.filters[name](value))
+        return conditions
+
+    async def _records(self, rows: list[Row]) -> list[R]:
+        if self.enrich is not None and rows:
+            await self.enrich(rows)
+        return self.to_records(rows)
+
+    async def get(self, principal: Principal, record_id: UUID) -> R:
+        """The caller's record ``record_id``; :class:`NotFound` when it is not theirs."""
+        principal.require(self.scope)
+        found = await self._load(principal, [record_id])
+        if record_id not in found:
+            raise NotFound.resource(self.kind, record_id)
+        return found[record_id]
+
+    async def load(self, principal: Principal, record_ids: Sequence[UUID]) -> dict[UUID, R]:
+        """The caller's records among ``record_ids``, keyed by id (for dataloaders)."""
+        principal.require(self.scope)
+        return await self._load(principal, record_ids)
+
+    async def _load(self, principal: Principal, record_ids: Sequence[UUID]) -> dict[UUID, R]:
+        if not record_ids:
+            return {}
+        rows = await lists.fetch_rows(
+            self.table,
+            [self._owned(principal), lists.in_list("id", list(set(record_ids)), self.table)],
+        )
+        return {record.id: record for record in await self._records(rows)}  # type: ignore[attr-defined]
+
+    def params(self, limit: int | None, offset: int | None, sort: str | None) -> ListParams:
+        return list_params(limit=limit, offset=offset, sort=sort, allowed=self.sort_fields)
+
+    async def page(
+        self,
+        principal: Principal,
+        *,
+        within: tuple[str, UUID] | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        sort: str | None = None,
+        **filters: Any,
+    ) -> Page[R]:
+        """One page of the caller's records; ``within`` = (parent column, id) keeps one parent's
+        records and is a 404 when that parent is not the caller's."""
+        principal.require(self.scope)
+        params = self.params(limit, offset, sort)
+        conditions = self._conditions(principal, filters)
+        if within is not None:
+            column, parent_id = within
+            await self._require_parent(principal, self.parents[column], parent_id)
+            conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
+        rows, total = await lists.fetch_page(
+            self.table, conditions, _order(params), params.limit, params.offset
+        )
+        return _page(await self._records(rows), total, params)
+
+    async def pages(
+        self,
+        principal: Principal,
+        parent: str,
+        parent_ids: Sequence[UUID],
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        sort: str | None = None,
+        **filters: Any,
+    ) -> dict[UUID, Page[R]]:
+        """The same page of records for each of ``parent_ids`` (two statements, plus the
+        enrichment, however many parents); a parent that is not the caller's gets an empty page."""
+        principal.require(self.scope)
+        params = self.params(limit, offset, sort)
+        found = await lists.fetch_pages(
+            self.table,
+            self.parents[parent].column,
+            parent_ids,
+            self._conditions(principal, filters),
+            _order(params),
+            params.limit,
+            params.offset,
+        )
+        every_row = [row for rows, _ in found.values() for row in rows]
+        if self.enrich is not None and every_row:
+            await self.enrich(every_row)
+        return {
+            parent_id: _page(self.to_records(rows), total, params)
+            for parent_id, (rows, total) in found.items()
+        }
+
+    async def _require_parent(self, principal: Principal, parent: Parent, parent_id: UUID) -> None:
+        if not await lists.exists(
+            parent.table, [self._owned(principal), lists.condition('"id" = {}', parent_id)]
+        ):
+            raise NotFound.resource(parent.kind, parent_id)
+
+
+def _order(params: ListParams) -> lists.Order:
+    return lists.Order(params.sort_field, params.descending)
+
+
+def _page(records: list[R], total: int, params: ListParams) -> Page[R]:
+    return Page(
+        data=records,
+        pagination=Pagination(
+            total=total,
+            limit=params.limit,
+            offset=params.offset,
+            has_more=params.offset + len(records) < total,
+        ),
+    )

@@ -1,0 +1,171 @@
+"""The SQL behind every list: one page of a table's rows, or the same page for each of many parents.
+
+A page is fetched with fixed SQL whatever the page size or the number of parents: the rows of the
+page and their count. The rows are whole rows (``SELECT *``), mapped onto records by field name
+(``app/records.py``), so a new column named by a record needs no change here.
+
+For many parents (GraphQL's nested lists), PostgreSQL runs one ``LATERAL`` subquery per parent,
+each an index range scan of exactly one page; SQLite, which has no ``LATERAL``, numbers each
+parent's rows with a window function (fine at the demo's size).
+
+Conditions are Piccolo ``QueryString`` fragments, so values always travel as parameters. Column
+and table names come from the table classes and the services' declared sort fields, never from
+input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from piccolo.querystring import QueryString
+from piccolo.table import Table
+
+Row = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """``ORDER BY column, id`` in one direction (the id breaks ties so paging is stable)."""
+
+    column: str
+    descending: bool
+
+    def sql(self, alias: str = "") -> str:
+        prefix = f"{alias}." if alias else ""
+        direction = "DESC" if self.descending else "ASC"
+        return f'{prefix}"{self.column}" {direction}, {prefix}"id" {direction}'
+
+
+def condition(sql: str, *args: Any) -> QueryString:
+    """A condition with ``{}`` placeholders for ``args``, e.g. ``condition('"status" = {}', s)``."""
+    return QueryString(sql, *args)
+
+
+def _all(conditions: Sequence[QueryString]) -> QueryString:
+    if not conditions:
+        return QueryString("TRUE")
+    return QueryString(" AND ".join(["{}"] * len(conditions)), *conditions)
+
+
+def _is_postgres(table: type[Table]) -> bool:
+    return table._meta.db.engine_type != "sqlite"
+
+
+def in_list(column: str, values: Sequence[Any], table: type[Table]) -> QueryString:
+    """``column`` is one of ``values`` (one array parameter on PostgreSQL)."""
+    if _is_postgres(table):
+        return QueryString(f'"{column}" = ANY({{}})', list(values))
+    placeholders = ", ".join(["{}"] * len(values))
+    return QueryString(f'"{column}" IN ({placeholders})', *values)
+
+
+async def _rows(table: type[Table], query: QueryString) -> list[Row]:
+    return await table.raw(query.template, *query.args)
+
+
+async def fetch_rows(
+    table: type[Table], conditions: Sequence[QueryString], *, order: Order | None = None
+) -> list[Row]:
+    """Every row matching ``conditions`` (for reads by id, at most a page's worth)."""
+    name = table._meta.tablename
+    order_by = f" ORDER BY {order.sql()}" if order else ""
+    return await _rows(
+        table, QueryString(f'SELECT * FROM "{name}" WHERE {{}}{order_by}', _all(conditions))
+    )
+
+
+async def exists(table: type[Table], conditions: Sequence[QueryString]) -> bool:
+    """Whether any row matches ``conditions``."""
+    name = table._meta.tablename
+    query = QueryString(f'SELECT 1 AS found FROM "{name}" WHERE {{}} LIMIT 1', _all(conditions))
+    return bool(await _rows(table, query))
+
+
+async def fetch_page(
+    table: type[Table],
+    conditions: Sequence[QueryString],
+    order: Order,
+    limit: int,
+    offset: int,
+) -> tuple[list[Row], int]:
+    """One page of the rows matching ``conditions``, and how many match in all."""
+    name = table._meta.tablename
+    where = _all(conditions)
+    rows = await _rows(
+        table,
+        QueryString(
+            f'SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}',
+            where,
+            limit,
+            offset,
+        ),
+    )
+    counted = await _rows(
+        table, QueryString(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+    )
+    return rows, counted[0]["total"]
+
+
+async def fetch_pages(
+    table: type[Table],
+    parent: str,
+    parent_ids: Sequence[Any],
+    conditions: Sequence[QueryString],
+    order: Order,
+    limit: int,
+    offset: int,
+) -> dict[Any, tuple[list[Row], int]]:
+    """The same page for each of ``parent_ids`` (rows whose ``parent`` column holds the id), and
+    each parent's count: two statements however many parents there are."""
+    ids = list(dict.fromkeys(parent_ids))
+    if not ids:
+        return {}
+    if len(ids) == 1:
+        rows, total = await fetch_page(
+            table, [condition(f'"{parent}" = {{}}', ids[0]), *conditions], order, limit, offset
+        )
+        return {ids[0]: (rows, total)}
+    name = table._meta.tablename
+    where = _all(conditions)
+    if _is_postgres(table):
+        rows = await _rows(
+            table,
+            QueryString(
+                f"SELECT page.* FROM unnest({{}}::uuid[]) AS parents(id) CROSS JOIN LATERAL "
+                f'(SELECT * FROM "{name}" WHERE "{parent}" = parents.id AND {{}} '
+                f"ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}) AS page",
+                ids,
+                where,
+                limit,
+                offset,
+            ),
+        )
+    else:
+        rows = await _rows(
+            table,
+            QueryString(
+                f'SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "{parent}" '
+                f'ORDER BY {order.sql()}) AS position__ FROM "{name}" WHERE {{}} AND {{}}) '
+                f"WHERE position__ > {{}} AND position__ <= {{}} ORDER BY position__",
+                in_list(parent, ids, table),
+                where,
+                offset,
+                offset + limit,
+            ),
+        )
+    counts = await _rows(
+        table,
+        QueryString(
+            f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
+            f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
+            in_list(parent, ids, table),
+            where,
+        ),
+    )
+    totals = {row["parent"]: row["total"] for row in counts}
+    grouped: dict[Any, list[Row]] = {parent_id: [] for parent_id in ids}
+    for row in rows:
+        grouped[row[parent]].append(row)
+    return {parent_id: (found, totals.get(parent_id, 0)) for parent_id, found in grouped.items()}
