@@ -9,6 +9,7 @@ import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -37,6 +38,13 @@ async def row_locked(ticket_id: str) -> AsyncIterator[asyncpg.Connection]:
             await transaction.rollback()
     finally:
         await connection.close()
+
+
+async def scan_waiting_on_lock(api: httpx.AsyncClient, ticket_id: str) -> asyncio.Task[Any]:
+    """Start a scan of the (locked) ticket; return once it waits for the lock."""
+    in_flight = asyncio.create_task(api.post(f"/tickets/{ticket_id}/scan", json={}))
+    await waiting_on_lock(ticket_id)
+    return in_flight
 
 
 async def waiting_on_lock(ticket_id: str) -> None:
@@ -79,8 +87,7 @@ async def test_sigterm_lets_the_request_in_flight_finish_and_refuses_new_ones(
         httpx.AsyncClient(base_url=server.url, headers=tenant.headers, timeout=60) as api,
     ):
         async with row_locked(ticket_id):
-            in_flight = asyncio.create_task(api.post(f"/tickets/{ticket_id}/scan", json={}))
-            await waiting_on_lock(ticket_id)
+            in_flight = await scan_waiting_on_lock(api, ticket_id)
             server.process.send_signal(signal.SIGTERM)
             await refuses_connections(server.url)
             assert server.process.returncode is None
@@ -100,8 +107,7 @@ async def test_sigterm_waits_only_so_long_for_a_request_in_flight(
         httpx.AsyncClient(base_url=server.url, headers=tenant.headers, timeout=60) as api,
         row_locked(ticket_id),
     ):
-        in_flight = asyncio.create_task(api.post(f"/tickets/{ticket_id}/scan", json={}))
-        await waiting_on_lock(ticket_id)
+        in_flight = await scan_waiting_on_lock(api, ticket_id)
         server.process.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(server.process.wait(), 30) == 0
         with contextlib.suppress(httpx.HTTPError):
