@@ -1,57 +1,113 @@
-"""Test harness: a fresh PostgreSQL database per run, the app in-process, a tenant per test.
+"""Test harness: unit tests first, then the integration tests against the run's own PostgreSQL
+database, with the app in-process and a tenant per test.
 
-Every test creates its own organization(s), and every row is scoped by organization, so tests are
-isolated without truncation and can share one migrated database. The run's database is dropped at
-the end. Several runs may go on at once (each has its own database and its own arq queue name).
+``tests/unit/`` holds the pure rules; they need neither PostgreSQL nor Redis and run first. The
+run's database is created when an integration test first asks for it (the ``database`` fixture)
+and dropped at the end, with every Redis key the run created (see ``tests/harness.py`` for the
+settings). When PostgreSQL or Redis does not answer, the unit tests still run, the integration
+tests are not run, the summary says so and the run fails.
+
+Every integration test creates its own organization(s), and every row is scoped by organization,
+so tests are isolated without truncation and share one migrated database. Several runs may go on
+at once (each has its own database, arq queue and Redis names).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
 
-RUN_ID = uuid.uuid4().hex[:12]
-POSTGRES = os.environ.get("TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
-DATABASE_NAME = f"ticketing_test_{RUN_ID}"
-os.environ["DATABASE_URL"] = f"{POSTGRES}/{DATABASE_NAME}"
-os.environ.setdefault("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+import pytest
+
+try:
+    from tests import harness
+except ValueError as error:  # a malformed TEST_* setting
+    raise pytest.UsageError(str(error)) from None
+
+os.environ["DATABASE_URL"] = harness.DATABASE_URL
 os.environ.pop("REDIS_URL", None)
-os.environ["TICKETING_QUEUE_NAME"] = f"ticketing-test:{RUN_ID}"
+os.environ["TICKETING_QUEUE_NAME"] = harness.RUN_NAME
 os.environ["TICKETING_ALLOW_PRIVATE_WEBHOOKS"] = "1"
 os.environ["TICKETING_WEBHOOK_RETRY_BASE_SECONDS"] = "1"
 os.environ["TICKETING_PUBLIC_URL"] = "http://127.0.0.1:8000"
 
-import asyncpg  # noqa: E402
-import httpx  # noqa: E402
-import pytest  # noqa: E402
+import httpx
 
-from tests.support import Tenant, new_tenant  # noqa: E402
+from tests.support import Tenant, new_tenant
 
-
-async def _admin(statement: str) -> None:
-    connection = await asyncpg.connect(f"{POSTGRES}/postgres")
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
+UNIT_TESTS = Path(__file__).parent / "unit"
+NOT_RUN = pytest.StashKey[tuple[list[str], int]]()
+"""Why the integration tests were not run, and how many there were."""
+CREATED = pytest.StashKey[bool]()
+"""Whether this run created its database (and so has things to clean up)."""
+CLEANED = pytest.StashKey[str]()
 
 
-def pytest_sessionstart(session: pytest.Session) -> None:
-    try:
-        asyncio.run(_admin(f'CREATE DATABASE "{DATABASE_NAME}"'))
-    except OSError as error:
-        pytest.exit(f"PostgreSQL is not reachable at {POSTGRES} ({error}); see README", 2)
+def _is_unit(item: pytest.Item) -> bool:
+    return UNIT_TESTS in item.path.parents
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Unit tests first; the integration tests only when PostgreSQL and Redis answer."""
+    items.sort(key=lambda item: not _is_unit(item))
+    integration = [item for item in items if not _is_unit(item)]
+    if not integration:
+        return
+    down = asyncio.run(harness.unavailable_services())
+    if down:
+        config.stash[NOT_RUN] = (down, len(integration))
+        config.hook.pytest_deselected(items=integration)
+        items[:] = [item for item in items if _is_unit(item)]
+
+
+def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
+    if NOT_RUN not in config.stash:
+        return []
+    down, count = config.stash[NOT_RUN]
+    return [f"not answering: {line}" for line in down] + [
+        f"only the unit tests run: the {count} integration tests will NOT run"
+    ]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{DATABASE_NAME}" WITH (FORCE)'))
+    if session.config.stash.get(NOT_RUN, None) is not None:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    if session.config.stash.get(CREATED, False):
+        asyncio.run(harness.drop_database())
+        keys = asyncio.run(harness.delete_run_keys())
+        session.config.stash[CLEANED] = (
+            f"test run {harness.RUN_NAME}: database dropped, {keys} Redis keys deleted"
+        )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    config = terminalreporter.config
+    if CLEANED in config.stash:
+        terminalreporter.write_line(config.stash[CLEANED])
+    if NOT_RUN in config.stash:
+        down, count = config.stash[NOT_RUN]
+        terminalreporter.write_sep("=", "INTEGRATION TESTS NOT RUN", red=True, bold=True)
+        for line in down:
+            terminalreporter.write_line(f"not answering: {line}", red=True)
+        terminalreporter.write_line(
+            f"The {count} integration tests were NOT run (only the unit tests were): start the "
+            "services (see README) and run again. This run fails.",
+            red=True,
+            bold=True,
+        )
 
 
 @pytest.fixture(scope="session")
-async def database() -> AsyncIterator[None]:
-    """The migrated run database with the connection pool open, shared by tests and the app."""
+async def database(pytestconfig: pytest.Config) -> AsyncIterator[None]:
+    """The run's database, created and migrated on first use, with the connection pool open,
+    shared by tests and the app."""
+    await harness.create_database()
+    pytestconfig.stash[CREATED] = True
+    # Piccolo's engine connects when it is built: only once its database exists.
     from db.engine import start_engine, stop_engine
     from db.migrate import migrate
     from db.piccolo_conf import DB

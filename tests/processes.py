@@ -9,7 +9,6 @@ import json
 import os
 import re
 import signal
-import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import httpx
+
+from tests.harness import free_port
 
 TICKETING = str(Path(sys.executable).with_name("ticketing"))
 START_TIMEOUT_SECONDS = 60.0
@@ -58,12 +59,6 @@ async def ticketing(*args: str, **env: str) -> Outcome:
     )
     stdout, stderr = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_SECONDS)
     return Outcome(process.returncode or 0, stdout.decode(), stderr.decode())
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def wait_until_serving(base_url: str, process: asyncio.subprocess.Process) -> None:
@@ -157,11 +152,12 @@ LISTENING = re.compile(r"listening on (http://\S+?):(\d+)")
 
 @asynccontextmanager
 async def served(*args: str, **env: str) -> AsyncIterator[RunningProcess]:
-    """``ticketing serve --port 0 ARGS`` with ``env`` over this run's environment; its base URL is
-    read from the line saying where it listens, then ``/healthz`` is polled until it answers."""
+    """``ticketing serve ARGS`` on a free port with ``env`` over this run's environment; its base
+    URL is read from the line saying where it listens, then ``/healthz`` is polled until it
+    answers."""
     with tempfile.TemporaryFile() as output:
         process = await asyncio.create_subprocess_exec(
-            TICKETING, "serve", "--host", "127.0.0.1", "--port", "0", *args,
+            TICKETING, "serve", "--host", "127.0.0.1", "--port", str(free_port()), *args,
             env={**os.environ, **env}, stdout=output, stderr=output,
         )  # fmt: skip
         running = RunningProcess(process, output)

@@ -14,7 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.processes import START_TIMEOUT_SECONDS, TICKETING, free_port, stop, wait_until_serving
+from tests.harness import free_port
+from tests.processes import START_TIMEOUT_SECONDS, TICKETING, stop, wait_until_serving
 from tests.support import ok
 
 pytestmark = pytest.mark.slow

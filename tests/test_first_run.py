@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 
 import httpx
 import pytest
 
 from db.migrate import NOT_MIGRATED, known_migrations
-from tests.databases import empty_database
+from tests.harness import REDIS_URL, empty_database
 from tests.processes import served, ticketing
 from tests.support import problem
 
@@ -26,7 +25,7 @@ async def test_commands_against_an_unmigrated_database_say_so_in_one_line() -> N
             ticketing(
                 "api-key", "revoke", "6d1f9c4e-0000-4000-8000-000000000000", DATABASE_URL=url
             ),
-            ticketing("worker", DATABASE_URL=url, REDIS_URL=os.environ["TEST_REDIS_URL"]),
+            ticketing("worker", DATABASE_URL=url, REDIS_URL=REDIS_URL),
         )
     assert [outcome.failure() for outcome in outcomes] == [ONE_LINE] * 3
 

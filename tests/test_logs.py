@@ -7,7 +7,6 @@ even at DEBUG level."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import warnings
@@ -20,6 +19,7 @@ from authlib.deprecate import AuthlibDeprecationWarning
 
 from app.services.oauth.clients import create_client
 from app.services.oauth.dev_idp import ensure_dev_idp, mint_user_token
+from tests.harness import REDIS_URL
 from tests.processes import RunningProcess, served, worker
 from tests.support import Tenant, create_venue, ok, place_order
 from tests.webhooks_support import Receiver, settled_log
@@ -28,7 +28,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", AuthlibDeprecationWarning)
     from authlib.integrations.httpx_client import AsyncOAuth2Client
 
-TEST_REDIS_URL = os.environ["TEST_REDIS_URL"]
 REDIRECT_URI = "https://app.example.com/callback"
 QUERY_SECRET = "query-secret-" + secrets.token_hex(8)
 
@@ -104,14 +103,14 @@ async def test_json_logs_carry_the_fields_and_no_secret(
     env = {
         "TICKETING_LOG_FORMAT": "json",
         "TICKETING_LOG_LEVEL": "DEBUG",
-        "REDIS_URL": TEST_REDIS_URL,
+        "REDIS_URL": REDIS_URL,
         "TICKETING_IDP_ISSUER": issuer,
         "TICKETING_IDP_JWKS_FILE": str(jwks),
     }
     async with (
         Receiver(statuses=[500]) as receiver,
         served(**env) as server,
-        worker(TEST_REDIS_URL, **env) as running,
+        worker(REDIS_URL, **env) as running,
     ):
         api = httpx.AsyncClient(base_url=server.url, headers=tenant.headers, timeout=30)
         async with api:

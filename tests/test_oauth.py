@@ -41,6 +41,7 @@ from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
 from db.engine import count_statements
 from db.tables import OAuthClient, OAuthRefreshToken
+from tests.harness import free_port
 from tests.processes import TICKETING
 from tests.support import Tenant, create_event, ok, problem
 
@@ -949,7 +950,7 @@ def idp_by_url(idp_dir: Path) -> Iterator[None]:
         def log_message(self, *args: Any) -> None:
             """Quiet."""
 
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     saved = {name: os.environ.get(name) for name in ("TICKETING_IDP_JWKS_FILE",)}

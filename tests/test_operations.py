@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -18,12 +17,12 @@ import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.settings import get_settings
-from tests.processes import free_port, served, worker
+from tests.harness import REDIS_URL, free_port
+from tests.processes import served, worker
 from tests.support import Tenant, ok, open_door, problem
 from tests.webhooks_support import Receiver, emit, settled_log, subscribe
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_REDIS_URL = os.environ["TEST_REDIS_URL"]
 PATIENT = 10.0
 """Client timeout for answers that must come (the service bounds its checks to about a second;
 this only keeps a broken build from hanging the suite)."""
@@ -48,7 +47,7 @@ async def hanging_listener() -> AsyncIterator[int]:
         await release.wait()
         writer.close()
 
-    server = await asyncio.start_server(hold, "127.0.0.1", 0)
+    server = await asyncio.start_server(hold, "127.0.0.1", free_port())
     try:
         yield server.sockets[0].getsockname()[1]
     finally:
@@ -69,7 +68,7 @@ async def test_health_and_readiness(client: httpx.AsyncClient) -> None:
 async def test_readiness_checks_redis_when_it_is_set(database: None) -> None:
     from rest.app import create_app
 
-    app = create_app(replace(get_settings(), redis_url=TEST_REDIS_URL))
+    app = create_app(replace(get_settings(), redis_url=REDIS_URL))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://ops.local") as client:
         ready = ok(await client.get("/readyz"))
@@ -186,7 +185,7 @@ async def test_the_worker_exposes_its_own_metrics(
     client: httpx.AsyncClient, tenant: Tenant
 ) -> None:
     port = free_port()
-    async with Receiver() as receiver, worker(TEST_REDIS_URL, "--metrics-port", str(port)):
+    async with Receiver() as receiver, worker(REDIS_URL, "--metrics-port", str(port)):
         hook = await subscribe(client, tenant, receiver.url, ["order.created"])
         await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
         await receiver.wait_for(1, within=30)

@@ -3,7 +3,6 @@ Redis, with a small limit so the tests stay quick."""
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 
@@ -13,9 +12,8 @@ from httpx import AsyncClient
 from app.errors import RateLimited
 from app.services.rate_limits import MemoryCounter, RedisCounter, check_rate
 from app.settings import get_settings
+from tests.harness import REDIS_URL
 from tests.support import Tenant, key_for, ok, problem
-
-REDIS_URL = os.environ["TEST_REDIS_URL"]
 
 
 @pytest.fixture
@@ -67,7 +65,9 @@ async def test_zero_disables_the_limit() -> None:
 
 
 async def test_replicas_share_the_count_in_redis() -> None:
-    first, second = RedisCounter(REDIS_URL), RedisCounter(REDIS_URL)
+    namespace = get_settings().queue_name
+    first = RedisCounter(REDIS_URL, namespace=namespace)
+    second = RedisCounter(REDIS_URL, namespace=namespace)
     credential = f"key:{uuid.uuid4()}"
     now = 1_800_000_000.0
     await check_rate(credential, limit=2, counter=first, now=now)
@@ -77,7 +77,7 @@ async def test_replicas_share_the_count_in_redis() -> None:
 
 
 async def test_unreachable_redis_lets_requests_through() -> None:
-    unreachable = RedisCounter("redis://127.0.0.1:1/0")
+    unreachable = RedisCounter("redis://127.0.0.1:1/0", namespace="unreachable")
     for _ in range(3):
         await check_rate("key:outage", limit=1, counter=unreachable, now=1_800_000_000.0)
 

@@ -16,11 +16,11 @@ import asyncpg
 import httpx
 import pytest
 
+from tests.harness import REDIS_URL
 from tests.processes import served, worker
 from tests.support import Tenant, ok, open_door
 from tests.webhooks_support import Receiver, emit, settled_log, subscribe
 
-TEST_REDIS_URL = os.environ["TEST_REDIS_URL"]
 pytestmark = pytest.mark.slow
 
 
@@ -120,7 +120,7 @@ async def test_sigterm_to_the_worker_lets_the_delivery_in_flight_finish(
 ) -> None:
     async with Receiver(release=asyncio.Event()) as receiver:
         hook = await subscribe(client, tenant, receiver.url, ["order.created"])
-        async with worker(TEST_REDIS_URL) as running:
+        async with worker(REDIS_URL) as running:
             event_id = await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
             await receiver.wait_for(1, within=30)
             running.process.send_signal(signal.SIGTERM)

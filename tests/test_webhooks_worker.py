@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import uuid
 from collections.abc import AsyncIterator
@@ -20,12 +19,11 @@ from httpx import AsyncClient
 from app.services.webhook_delivery import DeliveryRef
 from app.settings import get_settings
 from db.tables import WebhookDelivery
-from tests.processes import free_port, worker
+from tests.harness import REDIS_URL, free_port
+from tests.processes import worker
 from tests.support import Tenant, create_venue, ok, place_order
 from tests.webhooks_support import Receiver, emit, settled_log, subscribe, verified
 from workers.jobs import enqueue_deliveries, relay
-
-TEST_REDIS_URL = os.environ["TEST_REDIS_URL"]
 
 
 class RedisServer:
@@ -72,7 +70,7 @@ async def own_redis() -> AsyncIterator[RedisServer]:
 async def test_worker_delivers_an_order_confirmation_signed(
     client: AsyncClient, tenant: Tenant
 ) -> None:
-    async with Receiver() as receiver, worker(TEST_REDIS_URL):
+    async with Receiver() as receiver, worker(REDIS_URL):
         hook = await subscribe(client, tenant, receiver.url, ["order.confirmed"])
         venue = await create_venue(client, tenant)
         order = await place_order(
@@ -88,9 +86,11 @@ async def test_worker_delivers_an_order_confirmation_signed(
 
 
 async def test_relaying_twice_enqueues_nothing_twice(client: AsyncClient, tenant: Tenant) -> None:
-    settings = replace(get_settings(), queue_name=f"ticketing-test-relay:{uuid.uuid4().hex}")
+    settings = replace(
+        get_settings(), queue_name=f"{get_settings().queue_name}:relay-{uuid.uuid4().hex}"
+    )
     pool: ArqRedis = await create_pool(
-        RedisSettings.from_dsn(TEST_REDIS_URL), default_queue_name=settings.queue_name
+        RedisSettings.from_dsn(REDIS_URL), default_queue_name=settings.queue_name
     )
     ctx: dict[str, Any] = {"redis": pool, "settings": settings}
     try:
@@ -100,9 +100,9 @@ async def test_relaying_twice_enqueues_nothing_twice(client: AsyncClient, tenant
         assert await relay(ctx) >= 1
         assert await relay(ctx) == 0
         await enqueue_deliveries(pool, [ref], settings)
-        assert await pool.enqueue_job("deliver", _job_id=ref.job_id) is None
+        assert await pool.enqueue_job("deliver", _job_id=ref.job_id(settings.queue_name)) is None
         queued = [job.decode() for job in await pool.zrange(settings.queue_name, 0, -1)]
-        assert queued.count(ref.job_id) == 1
+        assert queued.count(ref.job_id(settings.queue_name)) == 1
         assert (
             await WebhookDelivery.count().where(WebhookDelivery.organization_id == tenant.org_id)
             == 1
@@ -141,14 +141,14 @@ async def test_a_worker_killed_mid_delivery_leads_to_a_redelivery_with_the_same_
 ) -> None:
     async with Receiver(release=asyncio.Event()) as receiver:
         hook = await subscribe(client, tenant, receiver.url, ["order.created"])
-        async with worker(TEST_REDIS_URL) as first:
+        async with worker(REDIS_URL) as first:
             event_id = await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
             await receiver.wait_for(1, within=30)
             first.process.kill()
             await first.process.wait()
         assert receiver.release is not None
         receiver.release.set()
-        async with worker(TEST_REDIS_URL):
+        async with worker(REDIS_URL):
             received = await receiver.wait_for(2, within=90)
             [delivery] = await settled_log(client, tenant, hook["id"], within=30)
     assert [r.headers["webhook-id"] for r in received] == [str(event_id)] * 2

@@ -14,6 +14,7 @@ from standardwebhooks.webhooks import Webhook as StockVerifier
 from app.services.outbox import record_event
 from app.services.webhook_delivery import DeliveryRef, relay_outbox
 from db.tables import OutboxEvent, WebhookDelivery
+from tests.harness import free_port
 from tests.support import Tenant, ok
 
 ALL_KINDS = ["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
@@ -37,7 +38,7 @@ class Receiver:
     """When set, the first request gets no answer until this event is set."""
 
     async def __aenter__(self) -> Receiver:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._handle, "127.0.0.1", free_port())
         return self
 
     async def __aexit__(self, *_: object) -> None:

@@ -49,7 +49,7 @@ async def enqueue_deliveries(
                     "deliver",
                     str(ref.event_id),
                     str(ref.webhook_id),
-                    _job_id=ref.job_id,
+                    _job_id=ref.job_id(settings.queue_name),
                     _queue_name=settings.queue_name,
                     _expires=expires,
                 )

@@ -26,7 +26,6 @@ from app.principal import Principal
 from app.settings import Settings, get_settings
 
 WINDOW_SECONDS = 60
-KEY_PREFIX = "ticketing:rate"
 
 logger = logging.getLogger("ticketing.rate_limits")
 
@@ -54,13 +53,17 @@ class MemoryCounter:
 
 
 class RedisCounter:
-    """Counts in Redis, shared by every replica; each window's key expires after two windows."""
+    """Counts in Redis, shared by every replica; each window's key expires after two windows.
 
-    def __init__(self, url: str) -> None:
+    The keys are named under ``namespace`` (the deployment's ``TICKETING_QUEUE_NAME``, which
+    names everything the service keeps in Redis)."""
+
+    def __init__(self, url: str, *, namespace: str) -> None:
         self._client = redis_asyncio.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+        self._prefix = f"{namespace}:rate"
 
     async def hit(self, key: str, window: int) -> int:
-        name = f"{KEY_PREFIX}:{key}:{window}"
+        name = f"{self._prefix}:{key}:{window}"
         async with self._client.pipeline(transaction=True) as pipeline:
             pipeline.incr(name)
             pipeline.expire(name, 2 * WINDOW_SECONDS)
@@ -68,17 +71,20 @@ class RedisCounter:
         return int(count)
 
 
-_counters: dict[str | None, Counter] = {}
+_counters: dict[tuple[str | None, str], Counter] = {}
 
 
 def counter_for(settings: Settings) -> Counter:
     """The process's counter for the configured Redis (or for none)."""
-    counter = _counters.get(settings.redis_url)
+    place = (settings.redis_url, settings.queue_name)
+    counter = _counters.get(place)
     if counter is None:
         counter = (
-            MemoryCounter() if settings.redis_url is None else RedisCounter(settings.redis_url)
+            MemoryCounter()
+            if settings.redis_url is None
+            else RedisCounter(settings.redis_url, namespace=settings.queue_name)
         )
-        _counters[settings.redis_url] = counter
+        _counters[place] = counter
     return counter
 
 

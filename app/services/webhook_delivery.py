@@ -52,9 +52,10 @@ class DeliveryRef:
     event_id: UUID
     webhook_id: UUID
 
-    @property
-    def job_id(self) -> str:
-        return f"deliver:{self.event_id}:{self.webhook_id}"
+    def job_id(self, queue_name: str) -> str:
+        """The arq job id of the pair, in the queue's namespace (arq's job ids are global to a
+        Redis, and everything a deployment keeps there carries its queue name)."""
+        return f"{queue_name}:deliver:{self.event_id}:{self.webhook_id}"
 
 
 @dataclass(frozen=True, slots=True)

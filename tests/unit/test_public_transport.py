@@ -12,7 +12,7 @@ import pytest
 
 from app.services.public_transport import PublicTransport
 from app.services.url_safety import BlockedAddress
-from tests.processes import free_port
+from tests.harness import free_port
 
 
 class Listener:
