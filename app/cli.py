@@ -26,17 +26,18 @@ def _print_json(value: Any) -> None:
 async def _with_database(work: Callable[[], Awaitable[Any]], *, migrated: bool = True) -> Any:
     """Run ``work`` with the database open; unless told otherwise, refuse (one line, non-zero
     exit) when the database has pending migrations."""
-    from db.engine import start_engine, stop_engine
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import NOT_MIGRATED, pending_migrations
-    from db.piccolo_conf import DB
 
-    await start_engine(DB)
+    engine = create_engine(get_settings())
+    bind_engine(engine)
+    await start_engine(engine)
     try:
         if migrated and await pending_migrations():
             raise Unavailable(NOT_MIGRATED)
         return await work()
     finally:
-        await stop_engine(DB)
+        await stop_engine(engine)
 
 
 def _uuid(value: str) -> UUID:

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 from uuid import UUID
 
 from app.principal import SCOPES, Principal
 from app.schemas.events import EventCreate, TicketTypeCreate, TimeslotCreate
 from app.schemas.orders import OrderCreate, TicketInput
 from app.schemas.scanners import ScannerCreate, ScannerProfileCreate
+
+if TYPE_CHECKING:
+    from app.settings import Settings
 
 DEFAULT_DATABASE_FILE = "ticketing-demo.sqlite3"
 ORGANIZATION_NAME = "Harbour Live (demo)"
@@ -53,7 +56,7 @@ class DemoSession:
 def configure_environment(database: str | None, reset: bool, host: str, port: int) -> Path:
     """Point the settings at the demo's SQLite file and dev identity provider.
 
-    Call before anything reads the settings or imports ``db.piccolo_conf``. The database is
+    Call before anything reads the settings. The database is
     ``--database``, else ``DATABASE_URL``, else ``./ticketing-demo.sqlite3``. ``REDIS_URL`` is
     ignored: the demo runs no worker, so jobs stay in-process. Returns the dev identity
     provider's directory.
@@ -359,15 +362,16 @@ def print_banner(
     out.flush()
 
 
-async def _with_engine(work: Awaitable[DemoSession]) -> DemoSession:
-    from db.engine import start_engine, stop_engine
-    from db.piccolo_conf import DB
+async def _with_engine(settings: Settings, work: Awaitable[DemoSession]) -> DemoSession:
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
 
-    await start_engine(DB)
+    engine = create_engine(settings)
+    bind_engine(engine)
+    await start_engine(engine)
     try:
         return await work
     finally:
-        await stop_engine(DB)
+        await stop_engine(engine)
 
 
 def run(database: str | None, reset: bool, host: str, port: int) -> None:
@@ -378,8 +382,8 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
 
     from app.settings import get_settings
 
-    session = asyncio.run(_with_engine(start_session(idp_directory)))
     settings = get_settings()
+    session = asyncio.run(_with_engine(settings, start_session(idp_directory)))
     print_banner(session, settings.public_url, settings.database_url, idp_directory, sys.stdout)
 
     from app.server import serve

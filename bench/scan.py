@@ -52,11 +52,13 @@ async def seed(database_url: str, tickets: int) -> Seeded:
     from app.services.api_keys import create_api_key
     from app.services.organizations import add_member, create_organization
     from app.services.tickets import new_scannable_code
-    from db.engine import start_engine, stop_engine
+    from app.settings import load_settings
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import migrate
-    from db.piccolo_conf import DB
 
-    await start_engine(DB)
+    engine = create_engine(load_settings())
+    bind_engine(engine)
+    await start_engine(engine)
     try:
         await migrate()
         org = await create_organization("Bench Org", "EUR")
@@ -95,7 +97,7 @@ async def seed(database_url: str, tickets: int) -> Seeded:
         )
         scanner = await scanners.create_scanner(principal, ScannerCreate(name="Gate A"))
     finally:
-        await stop_engine(DB)
+        await stop_engine(engine)
 
     codes = [new_scannable_code() for _ in range(tickets)]
     order_ids = [uuid.uuid4() for _ in range(0, tickets, TICKETS_PER_ORDER)]

@@ -105,11 +105,13 @@ async def bench(events: int, workers: int, steady_rate: int, steady_seconds: int
     from app.services.api_keys import create_api_key
     from app.services.organizations import add_member, create_organization
     from app.services.webhooks import create_webhook
-    from db.engine import start_engine, stop_engine
+    from app.settings import load_settings
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import migrate
-    from db.piccolo_conf import DB
 
-    await start_engine(DB)
+    engine = create_engine(load_settings())
+    bind_engine(engine)
+    await start_engine(engine)
     await migrate()
     receiver = Receiver()
     port = await receiver.start()
@@ -165,7 +167,7 @@ async def bench(events: int, workers: int, steady_rate: int, steady_seconds: int
             process.send_signal(signal.SIGTERM)
         for process in processes:
             await process.wait()
-        await stop_engine(DB)
+        await stop_engine(engine)
 
 
 async def admin(statement: str) -> None:

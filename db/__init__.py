@@ -1,7 +1,7 @@
 """Persistence: Piccolo tables, migrations and the queries the services need.
 
-Piccolo finds its engine through the module named by ``PICCOLO_CONF``; ours is
-``db.piccolo_conf``, which builds it from ``DATABASE_URL``.
+Piccolo's tooling finds its engine through the module named by ``PICCOLO_CONF``; ours is
+``db.piccolo_conf``, which hands it the engine bound by the composition root (``db.engine``).
 """
 
 import os

@@ -1,59 +1,33 @@
-"""The Piccolo engine for the configured database, and a counter of the SQL statements it runs.
+"""The Piccolo engine for the configured database, bound once by the composition root.
 
-The counter is how tests prove that an operation costs a fixed number of round trips whatever the
-size of its data (no query per item). It hooks asyncpg's query logger on every pooled PostgreSQL
-connection, so BEGIN and COMMIT count too; the SQLite demo engine is not instrumented.
+``create_app``, the worker and the command line each build the engine from the settings they
+were given (:func:`create_engine`) and bind it (:func:`bind_engine`): every table, and Piccolo's
+migration runner (which finds its engine in ``db.piccolo_conf``), then use it. Piccolo keeps the
+engine on the table classes, so one process has one database.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from piccolo.apps.migrations.tables import Migration
 from piccolo.engine.base import Engine
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine, SQLiteTransaction, TransactionType
 
 from app.settings import Settings
+from db.tables import TABLES
 
+ConnectionHook = Callable[[Any], Awaitable[None]]
 
-class StatementCounter:
-    """Counts statements while active; ``statements`` keeps their text for failure messages."""
+_bound: Engine | None = None
 
-    def __init__(self) -> None:
-        self.active = False
-        self.statements: list[str] = []
-
-    def record(self, sql: str) -> None:
-        if self.active:
-            self.statements.append(sql)
-
-    @property
-    def count(self) -> int:
-        return len(self.statements)
-
-
-statement_counter = StatementCounter()
-
-
-@contextmanager
-def count_statements() -> Iterator[StatementCounter]:
-    statement_counter.statements = []
-    statement_counter.active = True
-    try:
-        yield statement_counter
-    finally:
-        statement_counter.active = False
-
-
-def _log_asyncpg_query(record: Any) -> None:
-    statement_counter.record(record.query)
-
-
-async def _init_connection(connection: Any) -> None:
-    connection.add_query_logger(_log_asyncpg_query)
+CONNECT_TIMEOUT_SECONDS = 5.0
+"""Bounds opening one PostgreSQL connection (asyncpg's default is a minute)."""
+POOL_MAX_SIZE = 20
+STOP_TIMEOUT_SECONDS = 5.0
 
 
 async def _keep_session(connection: Any) -> None:
@@ -62,7 +36,7 @@ async def _keep_session(connection: Any) -> None:
     asyncpg rolls back a forgotten transaction before calling it either way; what this skips is
     its default reset query (RESET ALL, UNLISTEN, advisory unlocks), one round trip after every
     pooled statement. The service keeps no session state: it never SETs, LISTENs or takes session
-    advisory locks.
+    advisory locks on pooled connections.
     """
 
 
@@ -82,19 +56,13 @@ class ImmediateSQLiteEngine(SQLiteEngine):
         return super().transaction(transaction_type=transaction_type, allow_nested=allow_nested)
 
 
-CONNECT_TIMEOUT_SECONDS = 5.0
-"""Bounds opening one PostgreSQL connection (asyncpg's default is a minute)."""
-POOL_MAX_SIZE = 20
-STOP_TIMEOUT_SECONDS = 5.0
-
-
 class LazyPostgresEngine(PostgresEngine):
     """PostgreSQL, connected only when first used.
 
-    Piccolo's engine checks the server's version over a connection of its own when it is built,
-    which happens at import; against a database that accepts connections and never answers,
-    that blocks the start of every command until the connect timeout. The service needs no
-    extension either (ids come from ``gen_random_uuid`` or Python).
+    Piccolo's engine checks the server's version over a connection of its own when it is built;
+    against a database that accepts connections and never answers, that blocks the start of
+    every command until the connect timeout. The service needs no extension either (ids come
+    from ``gen_random_uuid`` or Python).
     """
 
     def __init__(self, dsn: str) -> None:
@@ -110,9 +78,23 @@ def create_engine(settings: Settings) -> Engine:
     return LazyPostgresEngine(settings.database_url)
 
 
-async def start_engine(engine: Engine) -> None:
-    """Open the connection pool (PostgreSQL). SQLite opens a connection per statement; its file
-    is switched to write-ahead logging, so that readers never wait for the writer.
+def bind_engine(engine: Engine) -> None:
+    """Make ``engine`` the one that every table and Piccolo's migration runner use."""
+    global _bound
+    _bound = engine
+    for table in (*TABLES, Migration):
+        table._meta.db = engine
+
+
+def bound_engine() -> Engine | None:
+    """The engine bound by the composition root, if any."""
+    return _bound
+
+
+async def start_engine(engine: Engine, *, on_connect: ConnectionHook | None = None) -> None:
+    """Open the connection pool (PostgreSQL), calling ``on_connect`` on each new connection.
+    SQLite opens a connection per statement; its file is switched to write-ahead logging, so
+    that readers never wait for the writer.
 
     The pool opens its connections as requests need them (``min_size=0``): a process whose
     database is down or hung starts anyway, answers ``/healthz`` and says in ``/readyz`` what is
@@ -122,7 +104,7 @@ async def start_engine(engine: Engine) -> None:
         await engine.run_ddl("PRAGMA journal_mode=WAL")
     if isinstance(engine, PostgresEngine):
         await engine.start_connection_pool(
-            init=_init_connection, reset=_keep_session, min_size=0, max_size=POOL_MAX_SIZE
+            init=on_connect, reset=_keep_session, min_size=0, max_size=POOL_MAX_SIZE
         )
 
 

@@ -22,6 +22,7 @@ from app.schemas.scanners import (
     ScannerProfileUpdate,
     ScannerUpdate,
 )
+from app.validation import field_error
 from graphql_api.derive import input_type
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -46,10 +47,8 @@ def to_struct(value: Any, struct: type[S], *, exclude: tuple[str, ...] = ()) -> 
     try:
         return msgspec.convert(data, struct)
     except msgspec.ValidationError as error:
-        message, _, path = str(error).rpartition(" - at `$.")
-        if not path:
-            raise InvalidInput(str(error)) from None
-        raise InvalidInput.field(path.rstrip("`"), message) from None
+        problem = field_error(str(error))
+        raise InvalidInput(f"{problem.field}: {problem.message}", [problem]) from None
 
 
 CreateEventInput = input_type(EventCreate, name="CreateEventInput")

@@ -9,12 +9,13 @@ from contextlib import asynccontextmanager
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
+from piccolo.engine.base import Engine
 
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
 from app.settings import Settings, get_settings
-from db.engine import pool_usage, start_engine, stop_engine
+from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.events import EventController
 from rest.graphql import GraphQLController
@@ -46,26 +47,29 @@ ROUTES = [
 ]
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, engine: Engine | None = None) -> Litestar:
+    """The application for ``settings`` (read from the environment when not given: the
+    ``ticketing serve`` factory), on ``engine`` (built from the settings when not given), which
+    its lifespan binds and starts."""
     settings = settings or get_settings()
     configure_logging(settings.log_level, settings.log_format)
-    from db.piccolo_conf import DB
-
+    engine = engine or create_engine(settings)
     gate = MigrationGate()
     probe = ReadinessProbe(settings, gate)
 
     @asynccontextmanager
     async def database(_: Litestar) -> AsyncIterator[None]:
-        await start_engine(DB)
+        bind_engine(engine)
+        await start_engine(engine)
         try:
             yield
         finally:
             await probe.aclose()
-            await stop_engine(DB)
+            await stop_engine(engine)
 
     @asynccontextmanager
     async def pool_gauges(_: Litestar) -> AsyncIterator[None]:
-        sampler = asyncio.create_task(sample_pool_usage(lambda: pool_usage(DB), every=1.0))
+        sampler = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
         try:
             yield
         finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import msgspec
@@ -14,6 +13,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
 
 from app.errors import DomainError, FieldError, Forbidden, RateLimited, Unauthenticated
+from app.validation import field_error
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 REALM = "ticketing"
@@ -82,34 +82,23 @@ def handle_domain_error(_: Request[Any, Any, Any], error: DomainError) -> Respon
     )
 
 
-def _field_of(entry: dict[str, Any]) -> str:
-    message = str(entry.get("message", ""))
-    named = re.search(r"(?:unknown|missing required) field `([^`]+)`", message)
-    if named:
-        return named.group(1)
-    key = entry.get("key")
-    if key and key != "data":
-        return str(key)
-    _, marker, path = message.rpartition("at `$.")
-    return path.rstrip("`").split("[")[0] if marker else "body"
-
-
-def _message_of(entry: dict[str, Any]) -> str:
+def _field_error(entry: dict[str, Any]) -> FieldError:
+    """One entry of Litestar's validation error: its ``message`` is msgspec's (read by
+    ``app.validation``); ``key`` names a query or path parameter."""
     message = str(entry.get("message", "is invalid"))
-    if entry.get("key") == "data" and message == "'data'":
-        return "a JSON body is required"  # Litestar reports a missing body as KeyError('data')
-    return message
+    key = entry.get("key")
+    if key == "data" and message == "'data'":
+        return FieldError("body", "a JSON body is required")  # Litestar's KeyError('data')
+    if key and key != "data" and " - at `$" not in message:
+        return FieldError(str(key), message)
+    return field_error(message)
 
 
 def handle_validation_error(
     _: Request[Any, Any, Any], error: ValidationException
 ) -> Response[Problem]:
     extra = error.extra if isinstance(error.extra, list) else []
-    errors = [
-        FieldError(_field_of(entry), _message_of(entry))
-        for entry in extra
-        if isinstance(entry, dict)
-    ]
+    errors = [_field_error(entry) for entry in extra if isinstance(entry, dict)]
     detail = "; ".join(f"{e.field}: {e.message}" for e in errors) or str(error.detail)
     return problem_response(400, "validation-error", "Invalid request", detail, errors or None)
 

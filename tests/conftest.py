@@ -34,6 +34,7 @@ os.environ["TICKETING_WEBHOOK_RETRY_BASE_SECONDS"] = "1"
 os.environ["TICKETING_PUBLIC_URL"] = "http://127.0.0.1:8000"
 
 import httpx
+from piccolo.engine.base import Engine
 
 from tests.support import Tenant, new_tenant
 
@@ -102,28 +103,31 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 @pytest.fixture(scope="session")
-async def database(pytestconfig: pytest.Config) -> AsyncIterator[None]:
-    """The run's database, created and migrated on first use, with the connection pool open,
-    shared by tests and the app."""
+async def database(pytestconfig: pytest.Config) -> AsyncIterator[Engine]:
+    """The run's database, created and migrated on first use, with the connection pool open
+    (statements counted), shared by tests and the app."""
     await harness.create_database()
     pytestconfig.stash[CREATED] = True
-    # Piccolo's engine connects when it is built: only once its database exists.
-    from db.engine import start_engine, stop_engine
+    from app.settings import get_settings
+    from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import migrate
-    from db.piccolo_conf import DB
+    from tests.statements import install_counter
 
+    engine = create_engine(get_settings())
+    bind_engine(engine)
     await migrate()
-    await start_engine(DB)
-    yield
-    await stop_engine(DB)
+    await start_engine(engine, on_connect=install_counter)
+    yield engine
+    await stop_engine(engine)
 
 
 @pytest.fixture(scope="session")
-async def client(database: None) -> AsyncIterator[httpx.AsyncClient]:
+async def client(database: Engine) -> AsyncIterator[httpx.AsyncClient]:
     """The app in-process, in the test's event loop (its lifespan is the ``database`` fixture)."""
+    from app.settings import get_settings
     from rest.app import create_app
 
-    transport = httpx.ASGITransport(app=create_app())
+    transport = httpx.ASGITransport(app=create_app(get_settings(), engine=database))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver.local") as client:
         yield client
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from httpx import AsyncClient
 
-from db.engine import count_statements
 from graphql_api.limits import MAX_ALIASES, MAX_COST, MAX_DEPTH
+from tests.statements import count_statements
 from tests.support import (
     Tenant,
     create_venue,

@@ -39,10 +39,10 @@ from app.services.oauth.clients import create_client
 from app.services.oauth.dev_idp import ensure_dev_idp, mint_user_token
 from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
-from db.engine import count_statements
 from db.tables import OAuthClient, OAuthRefreshToken
 from tests.harness import free_port
 from tests.processes import TICKETING
+from tests.statements import count_statements
 from tests.support import Tenant, create_event, ok, problem
 
 with warnings.catch_warnings():

@@ -12,7 +12,7 @@ from app.errors import InvalidInput
 from app.principal import Principal
 from app.services.authentication import authenticate
 from app.services.scanning import scan_ticket
-from db.engine import count_statements
+from tests.statements import count_statements
 from tests.support import (
     Tenant,
     create_profile,

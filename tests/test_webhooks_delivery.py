@@ -20,8 +20,8 @@ from app.services.webhook_delivery import (
     relay_outbox,
 )
 from app.settings import Settings, get_settings
-from db.engine import count_statements
 from db.tables import WebhookDelivery
+from tests.statements import count_statements
 from tests.support import Tenant, create_venue, ok, place_order
 from tests.webhooks_support import (
     ALL_KINDS,

@@ -94,15 +94,16 @@ async def run_worker(
     settings: Settings, stopping: asyncio.Event, metrics_address: tuple[str, int] | None = None
 ) -> None:
     """Run arq until ``stopping`` is set, starting it again whenever Redis drops out."""
-    from db.engine import pool_usage, start_engine, stop_engine
-    from db.piccolo_conf import DB
+    from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 
-    await start_engine(DB)
+    engine = create_engine(settings)
+    bind_engine(engine)
+    await start_engine(engine)
     metrics = None
     pool_gauges = None
     if metrics_address is not None:
         metrics = await start_metrics_endpoint(*metrics_address)
-        pool_gauges = asyncio.create_task(sample_pool_usage(lambda: pool_usage(DB), every=1.0))
+        pool_gauges = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
         host, port = metrics.sockets[0].getsockname()[:2]
         logger.info("metrics on http://%s:%d/metrics", url_host(host), port)
     client = delivery_client(settings)
@@ -127,7 +128,7 @@ async def run_worker(
         if metrics is not None:
             metrics.close()
         await client.aclose()
-        await stop_engine(DB)
+        await stop_engine(engine)  # bounded: a cancelled job may hold a connection
 
 
 def main(
