@@ -176,21 +176,27 @@ def _dev_idp_directory(args: argparse.Namespace) -> Path:
 
 
 def cmd_dev_idp_init(args: argparse.Namespace) -> None:
-    from app.services.oauth.dev_idp import ensure_dev_idp
+    from app.services.oauth.dev_idp import DEV_AUDIENCE, ensure_dev_idp
 
     issuer, jwks_path = ensure_dev_idp(_dev_idp_directory(args))
-    _print_json({"TICKETING_IDP_ISSUER": issuer, "TICKETING_IDP_JWKS_FILE": str(jwks_path)})
+    _print_json(
+        {
+            "TICKETING_IDP_ISSUER": issuer,
+            "TICKETING_IDP_JWKS_FILE": str(jwks_path),
+            "TICKETING_IDP_AUDIENCE": DEV_AUDIENCE,
+        }
+    )
 
 
 def cmd_dev_idp_token(args: argparse.Namespace) -> None:
     from datetime import timedelta
 
-    from app.services.oauth.dev_idp import mint_user_token
+    from app.services.oauth.dev_idp import DEV_AUDIENCE, mint_user_token
 
     token = mint_user_token(
         args.email,
         _dev_idp_directory(args),
-        audience=get_settings().idp_audience,
+        audience=get_settings().idp_audience or DEV_AUDIENCE,
         lifetime=timedelta(minutes=args.minutes),
     )
     sys.stdout.write(token + "\n")

@@ -13,7 +13,6 @@ import sys
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 from uuid import UUID
@@ -61,7 +60,7 @@ def configure_environment(database: str | None, reset: bool, host: str, port: in
     ignored: the demo runs no worker, so jobs stay in-process. Returns the dev identity
     provider's directory.
     """
-    from app.services.oauth.dev_idp import ensure_dev_idp
+    from app.services.oauth.dev_idp import DEV_AUDIENCE, ensure_dev_idp
     from app.settings import get_settings
 
     idp_directory = Path(".dev-idp")
@@ -79,6 +78,7 @@ def configure_environment(database: str | None, reset: bool, host: str, port: in
     if not os.environ.get("TICKETING_IDP_JWKS_URL"):
         os.environ.setdefault("TICKETING_IDP_ISSUER", issuer)
         os.environ.setdefault("TICKETING_IDP_JWKS_FILE", str(jwks_path))
+        os.environ.setdefault("TICKETING_IDP_AUDIENCE", DEV_AUDIENCE)
     get_settings.cache_clear()
     return idp_directory
 
@@ -186,7 +186,7 @@ async def seed() -> UUID:
                 await ticket_types.create_ticket_type(
                     principal,
                     event.id,
-                    TicketTypeCreate(name=name, price=Decimal(price), swappable=name == "Regular"),
+                    TicketTypeCreate(name=name, price=float(price), swappable=name == "Regular"),
                 )
             ).id
             for name, price in types

@@ -12,11 +12,9 @@ from app.errors import InvalidInput
 CENT = Decimal("0.01")
 MAX_AMOUNT = Decimal("9999999999.99")
 
-Amount = Annotated[
-    Decimal,
-    msgspec.Meta(extra_json_schema={"extra": {"type": "number", "format": None, "minimum": 0}}),
-]
-"""A money input: a JSON number decoded exactly (no float rounding); bounds checked by amount()."""
+Amount = Annotated[float, msgspec.Meta(ge=0, le=float(MAX_AMOUNT))]
+"""A money input: a JSON number (never a string) from 0 to ``MAX_AMOUNT``; :func:`amount` takes
+it exactly as written, with at most two decimals."""
 
 
 def to_cents(value: Decimal | float | int | str) -> Decimal:
@@ -28,8 +26,17 @@ def as_number(value: Decimal | float | int | str) -> float:
     return float(to_cents(value))
 
 
-def amount(value: Decimal, field: str) -> Decimal:
-    """A non-negative amount that fits NUMERIC(12,2), rounded to cents."""
-    if not value.is_finite() or value < 0 or value > MAX_AMOUNT:
+def amount(value: Decimal | float, field: str) -> Decimal:
+    """A money input as the Decimal it was written as, from 0 to ``MAX_AMOUNT``; a third
+    decimal is refused, not rounded.
+
+    ``repr`` of a decoded float gives back the number's JSON text (the shortest string that reads
+    as that float), exact for every amount of up to 15 significant digits, which covers
+    NUMERIC(12,2).
+    """
+    exact = value if isinstance(value, Decimal) else Decimal(repr(float(value)))
+    if not exact.is_finite() or exact < 0 or exact > MAX_AMOUNT:
         raise InvalidInput.field(field, f"must be between 0 and {MAX_AMOUNT}")
-    return to_cents(value)
+    if exact != exact.quantize(CENT):
+        raise InvalidInput.field(field, "must have at most two decimals")
+    return exact.quantize(CENT)

@@ -120,6 +120,13 @@ class OAuthRefreshToken(Table, tablename="oauth_refresh_tokens"):
     created_at = Timestamptz()
 
 
+class OAuthConsentTicket(Table, tablename="oauth_consent_tickets"):
+    """A consent page not yet submitted: its ticket's ``jti``; deleted when the form comes back."""
+
+    id = UUID(primary_key=True)
+    expires_at = Timestamptz(index=True)
+
+
 class SigningKey(Table, tablename="signing_keys"):
     """Asymmetric keys for access tokens; retired keys stay published until their tokens expire."""
 

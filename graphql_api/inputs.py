@@ -1,8 +1,9 @@
 """Input objects of the write mutations, converted into the services' msgspec input structs.
 
-The conversion goes through ``msgspec.convert``, so a GraphQL input is held to exactly the bounds
-of the REST body (lengths, enums, ranges) and fails with the same BAD_USER_INPUT field errors.
-Fields left out stay unset, which is what gives the update mutations their PATCH semantics.
+The conversion is the strict one REST bodies get (``app.schemas.decoding``), so a GraphQL input
+is held to exactly the bounds of the REST body (lengths, enums, ranges, metadata rules) and fails
+with the same BAD_USER_INPUT field errors. Fields left out stay unset, which is what gives the
+update mutations their PATCH semantics.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 import msgspec
 import strawberry
 
-from app.errors import InvalidInput
+from app.schemas.decoding import convert
 from app.schemas.events import EventCreate, EventUpdate, TicketTypeCreate, TimeslotCreate
 from app.schemas.orders import OrderCreate, RefundCreate, TicketInput
 from app.schemas.scanners import (
@@ -22,7 +23,6 @@ from app.schemas.scanners import (
     ScannerProfileUpdate,
     ScannerUpdate,
 )
-from app.validation import field_error
 from graphql_api.derive import input_type
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -44,11 +44,7 @@ def _plain(value: Any) -> Any:
 def to_struct(value: Any, struct: type[S], *, exclude: tuple[str, ...] = ()) -> S:
     """The service input ``struct`` built from a GraphQL input, minus the ``exclude`` fields."""
     data = {k: v for k, v in _plain(value).items() if k not in exclude}
-    try:
-        return msgspec.convert(data, struct)
-    except msgspec.ValidationError as error:
-        problem = field_error(str(error))
-        raise InvalidInput(f"{problem.field}: {problem.message}", [problem]) from None
+    return convert(data, struct)
 
 
 CreateEventInput = input_type(EventCreate, name="CreateEventInput")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -19,7 +20,7 @@ from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.events import EventController
 from rest.graphql import GraphQLController
-from rest.http import MAX_BODY_BYTES, add_request_id, require_json_body
+from rest.http import MAX_BODY_BYTES, StrictJSONRequest, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.observation import ObservedLitestar
@@ -47,6 +48,18 @@ ROUTES = [
 ]
 
 
+logger = logging.getLogger("ticketing.startup")
+
+
+def warn_about_settings(settings: Settings) -> None:
+    """One line for a setting that works but leaves a door open."""
+    if settings.idp_issuer and not settings.idp_audience:
+        logger.warning(
+            "TICKETING_IDP_AUDIENCE is not set: sign-in tokens the identity provider issued to "
+            "other applications are accepted too; set it to this API's client id at the IdP"
+        )
+
+
 def create_app(settings: Settings | None = None, *, engine: Engine | None = None) -> Litestar:
     """The application for ``settings`` (read from the environment when not given: the
     ``ticketing serve`` factory), on ``engine`` (built from the settings when not given), which
@@ -54,6 +67,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     settings = settings or get_settings()
     configure_logging(settings.log_level, settings.log_format)
     engine = engine or create_engine(settings)
+    warn_about_settings(settings)
     gate = MigrationGate()
     probe = ReadinessProbe(settings, gate)
 
@@ -102,6 +116,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         before_request=require_json_body,
         before_send=[add_request_id],
         request_max_body_size=MAX_BODY_BYTES,
+        request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
         state=State({"settings": settings, "readiness": probe}),
         logging_config=None,

@@ -13,6 +13,7 @@ offered, so its websocket route is dropped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cross_web import HTTPException
@@ -23,9 +24,11 @@ from litestar.di import NamedDependency, Provide
 from litestar.exceptions import NotFoundException, ValidationException
 from litestar.status_codes import HTTP_200_OK
 from strawberry.http import GraphQLRequestData
+from strawberry.http.base import BaseRequestProtocol
 from strawberry.litestar import make_graphql_controller
 from strawberry.types import ExecutionResult
 
+from app.schemas.decoding import MalformedJSON, NestedTooDeeply, decode_json
 from app.services.authentication import authenticate
 from app.settings import Settings
 from graphql_api.context import Context
@@ -39,18 +42,22 @@ def _settings(request: Request[Any, Any, Any]) -> Settings:
     return request.app.state["settings"]
 
 
-def _wants_graphiql(request: Request[Any, Any, Any]) -> bool:
-    """The test Strawberry applies before it serves the IDE instead of running a query."""
-    accept = request.headers.get("accept", "")
+def _wants_graphiql(
+    method: str, query_params: Mapping[str, Any], headers: Mapping[str, str]
+) -> bool:
+    """A browser opening the IDE: a GET asking for HTML that carries no query and no persisted
+    query (``curl``'s ``Accept: */*`` with a persisted-query hash runs the query)."""
     return (
-        request.method == "GET"
-        and "query" not in request.query_params
-        and ("text/html" in accept or "*/*" in accept)
+        method == "GET"
+        and "query" not in query_params
+        and "extensions" not in query_params
+        and "text/html" in headers.get("accept", "")
     )
 
 
 async def graphql_context(request: Request[Any, Any, Any]) -> Context:
-    if _settings(request).graphiql and _wants_graphiql(request):
+    wants_graphiql = _wants_graphiql(request.method, request.query_params, request.headers)
+    if _settings(request).graphiql and wants_graphiql:
         return Context(request=request)
     principal = await authenticate(request.headers.get("authorization"))
     return Context(request=request, principal=principal, loaders=Loaders(principal))
@@ -135,8 +142,9 @@ class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type
     ) -> ExecutionResult:
         """Runs the query, or the persisted query its ``extensions`` name."""
         try:
+            assert context.principal is not None, "queries run only for authenticated requests"
             request_data.query = persisted_queries.resolve(
-                request_data.query, request_data.extensions
+                context.principal.organization_id, request_data.query, request_data.extensions
             )
         except PersistedQueryNotFound:
             error = GraphQLError(
@@ -153,6 +161,24 @@ class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type
             root_value=root_value,
             request_data=request_data,
         )
+
+    def decode_json(self, data: str | bytes) -> object:
+        """JSON with the same decoder as REST bodies (``app.schemas.decoding``): malformed or too
+        deeply nested JSON is a 400. ``data`` is the body (bytes, which must be a JSON object) or
+        a GET's ``variables`` / ``extensions`` parameter (text, checked by Strawberry)."""
+        encoded = data.encode() if isinstance(data, str) else data
+        try:
+            decoded = decode_json(encoded, Any)
+        except NestedTooDeeply as error:
+            raise HTTPException(400, f"Unable to parse request body as JSON: {error}") from None
+        except MalformedJSON:
+            raise HTTPException(400, "Unable to parse request body as JSON") from None
+        if isinstance(data, bytes) and not isinstance(decoded, dict):
+            raise HTTPException(400, "The request body must be a JSON object")
+        return decoded
+
+    def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
+        return _wants_graphiql(request.method, request.query_params, request.headers)
 
     async def render_graphql_ide(self, request: Request[Any, Any, Any]) -> Response[str]:
         if not _settings(request).graphiql:

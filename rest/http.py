@@ -1,4 +1,5 @@
-"""Cross-cutting HTTP behaviour: request ids and JSON-only bodies (CONTRACT.md section 1)."""
+"""Cross-cutting HTTP behaviour: request ids, JSON-only bodies decoded strictly (CONTRACT.md
+section 1)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from typing import Any
 from litestar import Request
 from litestar.datastructures import MutableScopeHeaders
 from litestar.exceptions import ClientException
-from litestar.types import Message, Scope
+from litestar.types import Empty, Message, Scope
+
+from app.schemas.decoding import MalformedJSON, decode_json
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -49,3 +52,30 @@ async def require_json_body(request: Request[Any, Any, Any]) -> None:
             status_code=415,
             detail=f"Send the body as application/json (got {media_type or 'no content type'})",
         )
+
+
+class StrictJSONRequest(Request[Any, Any, Any]):
+    """A request whose JSON body is decoded strictly, straight into the handler's ``data`` type.
+
+    Litestar decodes a body to plain values and converts them with the lenient rules it needs for
+    query strings (``"1"`` -> 1, ``0`` -> false, ``0`` -> 1970). Decoding here, once, with
+    :func:`app.schemas.decoding.decode_json`, holds every JSON body to strict types; Litestar's
+    conversion then receives the finished struct and passes it through unchanged. A body nested
+    too deeply for the decoder is a 400 like any other malformed body.
+    """
+
+    __slots__ = ("_strict_json",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._strict_json: Any = Empty
+
+    async def json(self) -> Any:
+        if self._strict_json is Empty:
+            data_field = self.route_handler.parsed_data_field
+            target = Any if data_field is None else data_field.annotation
+            try:
+                self._strict_json = decode_json(await self.body() or b"null", target)
+            except MalformedJSON as error:
+                raise ClientException(status_code=400, detail=str(error)) from None
+        return self._strict_json

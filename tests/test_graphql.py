@@ -792,3 +792,105 @@ async def test_persisted_queries_run_by_hash_after_one_full_send(
         headers=tenant.headers,
     )
     assert "does not match" in problem(lying, 400)["detail"]
+
+
+def persisted(query: str) -> dict[str, Any]:
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    return {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+
+
+async def test_one_organization_cannot_evict_another_s_persisted_queries(
+    client: AsyncClient,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rest.graphql import persisted_queries
+
+    monkeypatch.setattr(persisted_queries, "capacity", 5)
+    kept = "query Kept { viewer { email } }"
+    first = await client.post(
+        "/graphql", json={"query": kept, "extensions": persisted(kept)}, headers=tenant.headers
+    )
+    assert gql_data(ok(first)) == {"viewer": {"email": tenant.email}}
+    flood = [f"query Flood{n} {{ viewer {{ uid }} }}" for n in range(6)]
+    for query in flood:
+        sent = {"query": query, "extensions": persisted(query)}
+        gql_data(ok(await client.post("/graphql", json=sent, headers=other_tenant.headers)))
+    again = await client.post(
+        "/graphql", json={"extensions": persisted(kept)}, headers=tenant.headers
+    )
+    assert gql_data(ok(again)) == {"viewer": {"email": tenant.email}}
+    # The flooding organization's own share is bounded: its oldest entry made way.
+    oldest = await client.post(
+        "/graphql", json={"extensions": persisted(flood[0])}, headers=other_tenant.headers
+    )
+    assert gql_error_codes(ok(oldest)) == ["PERSISTED_QUERY_NOT_FOUND"]
+    # A hash is only known to the organization that sent its query.
+    foreign = await client.post(
+        "/graphql", json={"extensions": persisted(kept)}, headers=other_tenant.headers
+    )
+    assert gql_error_codes(ok(foreign)) == ["PERSISTED_QUERY_NOT_FOUND"]
+
+
+async def test_a_persisted_query_over_get_runs_whatever_the_accept_header(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    query = "query Mine { viewer { email } }"
+    sent = {"query": query, "extensions": persisted(query)}
+    gql_data(ok(await client.post("/graphql", json=sent, headers=tenant.headers)))
+    for accept in ("*/*", "application/json", "text/html, */*;q=0.8"):
+        response = await client.get(
+            "/graphql",
+            params={"extensions": json.dumps(persisted(query))},
+            headers={**tenant.headers, "Accept": accept},
+        )
+        assert response.headers["content-type"].startswith("application/json"), accept
+        assert gql_data(ok(response)) == {"viewer": {"email": tenant.email}}
+    curl = await client.get("/graphql", headers={**tenant.headers, "Accept": "*/*"})
+    assert "text/html" not in curl.headers["content-type"]
+    problem(curl, 400)
+
+
+async def test_graphql_inputs_are_as_strict_as_rest_bodies(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Money with a third decimal, U+0000 in ticket metadata and numeric timestamps are
+    BAD_USER_INPUT, as they are a 400 in REST; nothing is created."""
+    venue = await create_venue(client, tenant)
+    ticket_type = """mutation($event: ID!, $price: Float!) {
+      createTicketType(input: {eventId: $event, name: "VIP", price: $price}) { id price }
+    }"""
+    cheap = await graphql(
+        client, tenant.headers, ticket_type, {"event": venue.event["id"], "price": 0.001}
+    )
+    assert gql_error_codes(cheap) == ["BAD_USER_INPUT"], cheap
+    assert cheap["errors"][0]["extensions"]["errors"][0]["field"] == "price"
+    place = """mutation($event: ID!, $slot: ID!, $tickets: [OrderTicketInput!]!) {
+      placeOrder(input: {eventId: $event, eventTimeslotId: $slot, buyerName: "Ada",
+        buyerEmail: "ada@example.com", channel: "online", paymentMethod: "card",
+        tickets: $tickets}) { id }
+    }"""
+    ids = {"event": venue.event["id"], "slot": venue.timeslot["id"]}
+    ticket = {"ticketTypeId": venue.ticket_type["id"]}
+    for changes in (
+        {"metadata": {"seat\u0000": "A1"}},
+        {"metadata": {"notes": ["fine", {"deep": "a\u0000"}]}},
+        {"metadataFields": [{"key": "k", "name": "n", "value": "a\u0000"}]},
+    ):
+        tickets = [{**ticket, **changes}]
+        body = await graphql(client, tenant.headers, place, {**ids, "tickets": tickets})
+        assert gql_error_codes(body) == ["BAD_USER_INPUT"], (changes, body)
+    timestamp = await graphql(
+        client,
+        tenant.headers,
+        """mutation($t: DateTime!) { createEvent(input: {title: "X", startsAt: $t}) { id } }""",
+        {"t": 0},
+    )
+    assert gql_error_codes(timestamp) == ["BAD_USER_INPUT"]
+    fine = await graphql(
+        client, tenant.headers, ticket_type, {"event": venue.event["id"], "price": 19.99}
+    )
+    assert gql_data(fine)["createTicketType"]["price"] == 19.99
+    orders = ok(await client.get("/orders", headers=tenant.headers))
+    assert orders["pagination"]["total"] == 0

@@ -132,3 +132,42 @@ async def test_an_oversized_document_is_not_parsed(client: AsyncClient, tenant: 
     body = await graphql(client, tenant.headers, f"{{ {fields} }}")
     assert gql_error_codes(body) == ["GRAPHQL_PARSE_FAILED"] and body["data"] is None
     assert "tokens" in body["errors"][0]["message"]
+
+
+NESTED_PAGES = """
+query($l: Int = 100) {
+  events(limit: $l) {
+    items { orders(limit: $l) { items { tickets(limit: $l) { items { id } } } } }
+  }
+}
+"""
+
+
+async def test_cost_counts_the_page_size_graphql_runs_with(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A variable's default and a float variable value are the limits graphql-core applies, so
+    they are what the cost counts (a literal-only reading costed both as the default 25)."""
+    for variables in ({}, {"l": 100.0}, {"l": 100}):
+        body = await graphql(client, tenant.headers, NESTED_PAGES, variables)
+        assert gql_error_codes(body) == ["GRAPHQL_VALIDATION_FAILED"], (variables, body)
+        assert body["data"] is None and f"the limit is {MAX_COST}" in body["errors"][0]["message"]
+    small = await graphql(client, tenant.headers, NESTED_PAGES, {"l": 10.0})
+    assert gql_data(small)["events"] == {"items": []}
+
+
+async def test_cost_counts_list_fields_without_a_limit(client: AsyncClient, tenant: Tenant) -> None:
+    """``Timeslot.ticketTypes`` takes no ``limit``: each timeslot may list up to a page of them."""
+    query = """
+    query($l: Int!) {
+      events(limit: $l) {
+        items { timeslots(limit: $l) { items { ticketTypes { id name } } } }
+      }
+    }
+    """
+    body = await graphql(client, tenant.headers, query, {"l": 100})
+    assert gql_error_codes(body) == ["GRAPHQL_VALIDATION_FAILED"], body
+    venue = await create_venue(client, tenant)
+    small = gql_data(await graphql(client, tenant.headers, query, {"l": 10}))
+    [event] = small["events"]["items"]
+    assert event["timeslots"]["items"][0]["ticketTypes"][0]["id"] == venue.ticket_type["id"]

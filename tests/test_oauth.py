@@ -1017,6 +1017,112 @@ async def test_malformed_parameters_are_refused_not_crashing(
         token_error(response, 401, "invalid_client")
 
 
+def idp_token_with(idp_dir: Path, email: str, **claims: Any) -> str:
+    """A token of the dev identity provider with ``claims`` changed (None: left out)."""
+    from app.services.oauth.dev_idp import DEV_ISSUER, KEY_FILE
+
+    key = signing_keys.import_private_pem((idp_dir / KEY_FILE).read_bytes())
+    now = int(timeutil.utcnow().timestamp())
+    base: dict[str, Any] = {
+        "iss": DEV_ISSUER,
+        "sub": f"sub-{secrets.token_hex(4)}",
+        "email": email,
+        "email_verified": True,
+        "iat": now,
+        "exp": now + 600,
+    }
+    payload = {name: value for name, value in {**base, **claims}.items() if value is not None}
+    header = {"alg": signing_keys.algorithm_of(key), "kid": key.kid, "typ": "JWT"}
+    return jwt.encode(header, payload, key)
+
+
+async def test_sign_in_needs_email_verified_exactly_true(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    """A missing claim or a string "false" must not link the member to a stranger's ``sub``."""
+    from db.tables import User
+
+    registered = await register()
+    tenant = registered.tenant
+    oauth = third_party(app, registered, scope="events.read")
+    for verified in ("false", "true", None, 1, False):
+        token = idp_token_with(idp_dir, tenant.email, email_verified=verified)
+        url, _ = await authorize_url(oauth, tenant, idp_dir, token=token)
+        assert redirect_params(await browser.get(url))["error"] == "access_denied", verified
+    row = await User.select(User.idp_subject).where(User.id == tenant.user_id).first()
+    assert row == {"idp_subject": None}
+    url, _ = await authorize_url(
+        oauth, tenant, idp_dir, token=idp_token_with(idp_dir, tenant.email)
+    )
+    consent_form(await browser.get(url))
+
+
+def test_start_up_warns_once_when_the_idp_audience_is_unset(
+    idp_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from dataclasses import replace
+
+    from rest.app import create_app
+
+    settings = get_settings()
+    caplog.set_level("WARNING")
+    create_app(replace(settings, idp_audience=None))
+    warnings_ = [r for r in caplog.records if "TICKETING_IDP_AUDIENCE" in r.getMessage()]
+    assert len(warnings_) == 1 and warnings_[0].levelname == "WARNING"
+    assert "\n" not in warnings_[0].getMessage()
+    caplog.clear()
+    create_app(replace(settings, idp_audience="ticketing-api"))
+    create_app(replace(settings, idp_issuer=None, idp_jwks_file=None, idp_audience=None))
+    assert not [r for r in caplog.records if "TICKETING_IDP_AUDIENCE" in r.getMessage()]
+
+
+async def test_a_trusted_client_of_another_organization_gets_the_consent_page(
+    app: Litestar,
+    browser: httpx.AsyncClient,
+    tenant: Tenant,
+    other_tenant: Tenant,
+    idp_dir: Path,
+) -> None:
+    """Trust is granted by an organization for its own users only."""
+    created = await create_client(
+        other_tenant.org_id, other_tenant.email, "Other's Tool", [REDIRECT_URI], None, trusted=True
+    )
+    registered = Registered(created.client_id, created.client_secret, tenant)
+    oauth = third_party(app, registered, scope="events.read")
+    url, state = await authorize_url(oauth, tenant, idp_dir)
+    page = await browser.get(url)
+    assert "location" not in page.headers
+    assert "Other&#x27;s Tool" in page.text or "Other's Tool" in page.text
+    params = await code_for(browser, url)
+    assert params["state"] == state and params["code"]
+
+
+async def test_a_consent_page_is_submitted_once(
+    app: Litestar, browser: httpx.AsyncClient, register: Callable[..., Any], idp_dir: Path
+) -> None:
+    registered = await register()
+    oauth = third_party(app, registered, scope="events.read")
+    url, state = await authorize_url(oauth, registered.tenant, idp_dir)
+    ticket = consent_form(await browser.get(url))
+    approve = {"consent": ticket, "decision": "approve"}
+    first = redirect_params(await browser.post("/oauth2/authorize", data=approve))
+    assert first["state"] == state and first["code"]
+    for decision in ("approve", "deny"):
+        again = await browser.post("/oauth2/authorize", data={**approve, "decision": decision})
+        assert again.status_code == 400 and "location" not in again.headers
+        assert "already" in again.text
+    racing_ticket = consent_form(await browser.get(url))
+    racing = await asyncio.gather(
+        *(
+            browser.post(
+                "/oauth2/authorize", data={"consent": racing_ticket, "decision": "approve"}
+            )
+            for _ in range(4)
+        )
+    )
+    assert sorted(response.status_code for response in racing) == [302, 400, 400, 400]
+
+
 async def test_characters_authlib_cannot_quote_are_a_plain_400_at_every_endpoint(
     browser: httpx.AsyncClient, client: httpx.AsyncClient, register: Callable[..., Any]
 ) -> None:

@@ -530,3 +530,96 @@ async def test_nul_characters_are_400_on_scanner_webhook_and_scan_bodies(
     ):  # fmt: skip
         response = await client.request(method, path, json=body, headers=headers)
         assert problem(response, 400)["errors"][0]["field"] == field, (method, path)
+
+
+DEEP = "[" * 1000 + "]" * 1000
+
+
+async def test_deeply_nested_json_is_a_400_without_a_traceback(
+    client: AsyncClient, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """1,000 nested arrays exhaust a recursive JSON decoder: a 400, one log line at most."""
+    headers = {**world.tenant.headers, "content-type": "application/json"}
+    query = "{ viewer { email } }"
+    requests: list[tuple[str, str, dict[str, Any]]] = [
+        ("POST", "/events", {"content": DEEP}),
+        ("POST", "/events", {"content": f'{{"title": "x", "description": {DEEP}}}'}),
+        ("POST", "/orders", {"content": f'{{"tickets": [{{"metadata": {{"a": {DEEP}}}}}]}}'}),
+        ("POST", "/graphql", {"content": DEEP}),
+        ("POST", "/graphql", {"content": f'{{"query": "{query}", "variables": {{"a": {DEEP}}}}}'}),
+        ("GET", "/graphql", {"params": {"query": query, "variables": f'{{"a": {DEEP}}}'}}),
+        ("GET", "/graphql", {"params": {"query": query, "extensions": f'{{"a": {DEEP}}}'}}),
+    ]
+    for method, path, sent in requests:
+        caplog.clear()
+        response = await client.request(method, path, headers=headers, **sent)
+        problem(response, 400)
+        assert len(caplog.records) <= 1, (path, caplog.text)
+        assert not any(record.exc_info for record in caplog.records), caplog.text
+        assert "Traceback" not in caplog.text
+
+
+async def test_a_graphql_body_that_is_not_an_object_is_a_400(
+    client: AsyncClient, world: World
+) -> None:
+    headers = {**world.tenant.headers, "content-type": "application/json"}
+    for content in (b'"x"', b"null", b"1", b"true"):
+        problem(await client.post("/graphql", content=content, headers=headers), 400)
+
+
+def loose_values(world: World) -> list[tuple[str, str, dict[str, Any], str]]:
+    """Bodies that a lenient decoder would convert: a number as a string, 0 as false, a Unix
+    timestamp, a third decimal of money, U+0000 inside metadata. (method, path, body, field)"""
+    event_path = f"/events/{world.event['id']}"
+    event = {"title": "x", "starts_at": "2030-01-01T10:00:00Z"}
+    slot = {**event, "ends_at": "2030-01-01T11:00:00Z", "total_available": 1}
+    ticket = {"ticket_type_id": world.ticket_type["id"]}
+
+    def with_ticket(**fields: Any) -> dict[str, Any]:
+        return order_body(world, tickets=[{**ticket, **fields}])
+
+    return [
+        ("POST", f"{event_path}/ticket_types", {"name": "x", "price": "1"}, "price"),
+        ("POST", f"{event_path}/ticket_types", {"name": "x", "price": 0.001}, "price"),
+        ("POST", f"{event_path}/ticket_types", {"name": "x", "price": 1, "swappable": 1},
+         "swappable"),
+        ("POST", f"/orders/{world.order['id']}/refund", {"amount": "0.01"}, "amount"),
+        ("POST", f"/orders/{world.order['id']}/refund", {"amount": 0.015}, "amount"),
+        ("POST", "/events", {**event, "order_scanning_enabled": 0}, "order_scanning_enabled"),
+        ("POST", "/events", {**event, "order_scanning_enabled": "false"}, "order_scanning_enabled"),
+        ("POST", "/events", {**event, "starts_at": 0}, "starts_at"),
+        ("PATCH", event_path, {"ends_at": 1_900_000_000}, "ends_at"),
+        ("POST", f"{event_path}/timeslots", {**slot, "total_available": "1"}, "total_available"),
+        ("POST", f"{event_path}/timeslots", {**slot, "total_available": 1.0}, "total_available"),
+        ("POST", "/scanner_profiles", {"name": "p", "valid_from": 0}, "valid_from"),
+        ("POST", "/scanner_profiles", {"name": "p", "opens_minutes_before_start": "5"},
+         "opens_minutes_before_start"),
+        ("POST", "/scanners", {"name": "s", "active": "true"}, "active"),
+        ("POST", "/orders", with_ticket(metadata={"a\u0000": "b"}), "tickets[0]"),
+        ("POST", "/orders", with_ticket(metadata={"a": "b\u0000"}), "tickets[0]"),
+        ("POST", "/orders", with_ticket(metadata={"a": [{"b": ["c\u0000"]}]}), "tickets[0]"),
+        ("POST", "/orders", with_ticket(metadata={"a": {"b\u0000": 1}}), "tickets[0]"),
+        *[
+            ("POST", "/orders",
+             with_ticket(metadata_fields=[{"key": "k", "name": "n", "value": "v",
+                                           part: "a\u0000"}]),
+             f"tickets[0].metadata_fields[0].{part}")
+            for part in ("key", "name", "value")
+        ],
+    ]  # fmt: skip
+
+
+async def test_loose_input_is_400_naming_the_field(client: AsyncClient, world: World) -> None:
+    """Strict types: a string is not a number, 0 is not false, a number is not a timestamp,
+    money has at most two decimals, and ticket metadata cannot hold U+0000."""
+    before = ok(await client.get(f"/events/{world.event['id']}", headers=world.tenant.headers))
+    for method, path, body, field in loose_values(world):
+        response = await client.request(method, path, json=body, headers=world.tenant.headers)
+        assert problem(response, 400)["errors"][0]["field"].startswith(field), (path, body)
+    after = ok(await client.get(f"/events/{world.event['id']}", headers=world.tenant.headers))
+    assert after == before
+    two_decimals = {"name": "x", "price": 19.99}
+    created = await client.post(
+        f"/events/{world.event['id']}/ticket_types", json=two_decimals, headers=world.tenant.headers
+    )
+    assert ok(created, 201)["price"] == 19.99

@@ -35,10 +35,31 @@ class Order(msgspec.Struct):
     status: OrderStatus
 
 
+MAX_METADATA_DEPTH = 32
+
+
+def check_metadata(metadata: dict[str, Any]) -> None:
+    """Ticket metadata is free JSON, so its rules are checked by walking it (without recursion):
+    no U+0000 in any key or string (PostgreSQL text cannot hold it) and at most
+    ``MAX_METADATA_DEPTH`` levels of nesting."""
+    pending: list[tuple[Any, int]] = [(metadata, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_METADATA_DEPTH:
+            raise ValueError(f"metadata may nest at most {MAX_METADATA_DEPTH} levels")
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("metadata must not contain U+0000")
+        if isinstance(value, dict):
+            pending += [(key, depth) for key in value]
+            pending += [(item, depth + 1) for item in value.values()]
+        elif isinstance(value, list):
+            pending += [(item, depth + 1) for item in value]
+
+
 class MetadataFieldInput(msgspec.Struct, forbid_unknown_fields=True):
-    key: Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-    value: Annotated[str, msgspec.Meta(max_length=2000)]
+    key: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NO_NUL)]
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
+    value: Annotated[str, msgspec.Meta(max_length=2000, pattern=NO_NUL)]
 
 
 class TicketInput(msgspec.Struct, forbid_unknown_fields=True):
@@ -50,6 +71,9 @@ class TicketInput(msgspec.Struct, forbid_unknown_fields=True):
     seat: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NO_NUL)] | None = None
     metadata: dict[str, Any] = {}
     metadata_fields: list[MetadataFieldInput] = []
+
+    def __post_init__(self) -> None:
+        check_metadata(self.metadata)
 
 
 class OrderCreate(msgspec.Struct, forbid_unknown_fields=True):

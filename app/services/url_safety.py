@@ -74,10 +74,12 @@ async def resolve(host: str, port: int) -> list[IPAddress]:
 
 
 def _blocked(host: str, addresses: Iterable[IPAddress]) -> str | None:
-    bad = [str(a) for a in addresses if not is_public(a)]
-    if not bad:
+    """Why ``host`` may not be reached, or None. The addresses it resolves to are not named:
+    the message reaches the subscriber (an error or the delivery log), and the DNS answers of
+    this network are none of its business."""
+    if all(is_public(address) for address in addresses):
         return None
-    return f"{host} resolves to a non-public address ({', '.join(bad)})"
+    return f"{host} is not publicly reachable"
 
 
 async def public_addresses(host: str, port: int, *, allow_private: bool) -> list[IPAddress]:
@@ -118,7 +120,7 @@ async def check_webhook_url(url: str, *, allow_private: bool) -> str:
         raise InvalidInput.field("url", f"host {parts.hostname} does not resolve") from None
     reason = _blocked(parts.hostname, addresses)
     if reason:
-        raise InvalidInput.field("url", f"must be publicly reachable: {reason}")
+        raise InvalidInput.field("url", f"must be publicly reachable: host {reason}")
     return url
 
 

@@ -6,8 +6,9 @@ Order of checks, so that nothing is redirected to an address we have not matched
    IdP ``token`` are checked here. Every failure from now on redirects to the client with
    ``error`` and ``state`` (RFC 6749 section 4.1.2.1): a bad or expired sign-in token, an unknown
    user or a user who is not a member of the organization is ``access_denied``.
-3. A trusted client gets its code at once; any other client gets the consent page, whose
-   approve / deny post comes back to :func:`decide`.
+3. A trusted client of the organization being authorized gets its code at once (trust is an
+   organization's word for its own users, so a client trusted elsewhere gets no skip); any other
+   client gets the consent page, whose approve / deny post comes back to :func:`decide`, once.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ async def authorize(pairs: list[tuple[str, str]]) -> Answer:
     subject = await _signed_in_member(valid, dict(pairs))
     if isinstance(subject, server.Outcome):
         return subject
-    if valid.client.trusted:
+    if valid.client.trusted and valid.client.organization_id == subject.organization_id:
         return _shown(await server.complete_authorization(pairs, subject))
     ticket = await consent.issue_ticket(pairs, subject)
     user = await User.select(User.email).where(User.id == subject.user_id).first()

@@ -7,6 +7,11 @@ user and the organization. It is bound to the browser by a random CSRF value kep
 neither the cookie nor a ticket for this user, so it cannot approve anything. Each page gets its
 own cookie (``oauth_csrf_<random>``, gone after 10 minutes), so consent pages open in several tabs
 all work.
+
+A ticket is single use: issuing it stores its ``jti`` (``oauth_consent_tickets``), and redeeming it
+deletes that row in one conditional statement (``DELETE ... WHERE id = jti AND expires_at > now
+RETURNING``), so of two submissions of one page, also simultaneous ones, only the first decides;
+the second gets an error and nothing is issued.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from joserfc import jwt
 from joserfc.errors import JoseError
@@ -27,6 +32,7 @@ from app.services.oauth import signing_keys
 from app.services.oauth.grants import Subject
 from app.services.oauth.tokens import unverified_header
 from app.settings import get_settings
+from db.tables import OAuthConsentTicket
 
 TICKET_TYPE = "consent+jwt"
 TICKET_LIFETIME = timedelta(minutes=10)
@@ -62,10 +68,15 @@ async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticke
     key = await signing_keys.signer()
     csrf = secrets.token_urlsafe(32)
     cookie = CSRF_COOKIE_PREFIX + secrets.token_hex(6)
-    now = int(timeutil.utcnow().timestamp())
+    issued_at = timeutil.utcnow()
+    ticket_id = uuid4()
+    await OAuthConsentTicket.delete().where(OAuthConsentTicket.expires_at < issued_at)
+    await OAuthConsentTicket(id=ticket_id, expires_at=issued_at + TICKET_LIFETIME).save()
+    now = int(issued_at.timestamp())
     claims = {
         "iss": get_settings().public_url,
         "aud": _audience(),
+        "jti": str(ticket_id),
         "iat": now,
         "exp": now + int(TICKET_LIFETIME.total_seconds()),
         "uid": str(subject.user_id),
@@ -94,10 +105,12 @@ async def redeem_ticket(token: str, cookies: Mapping[str, str]) -> Decision:
         iss={"essential": True, "value": get_settings().public_url},
         aud={"essential": True, "value": _audience()},
         exp={"essential": True},
+        jti={"essential": True},
     )
     try:
         claims = jwt.decode(token, key, algorithms=[signing_keys.algorithm_of(key)]).claims
         registry.validate(claims)
+        ticket_id = UUID(claims["jti"])
         subject = Subject(user_id=UUID(claims["uid"]), organization_id=UUID(claims["org"]))
         params = [(str(name), str(value)) for name, value in claims["params"]]
     except JoseError as error:
@@ -109,4 +122,14 @@ async def redeem_ticket(token: str, cookies: Mapping[str, str]) -> Decision:
     csrf = cookies.get(str(claims.get("cookie", "")))
     if not csrf or not hmac.compare_digest(_digest(csrf), str(claims.get("csrf", ""))):
         raise ConsentError("The consent form was not sent from the page this server showed")
+    redeemed = (
+        await OAuthConsentTicket.delete()
+        .where(
+            OAuthConsentTicket.id == ticket_id,
+            OAuthConsentTicket.expires_at > timeutil.utcnow(),
+        )
+        .returning(OAuthConsentTicket.id)
+    )
+    if not redeemed:
+        raise ConsentError("This consent form has already been submitted")
     return Decision(params=params, subject=subject)

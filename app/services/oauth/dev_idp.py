@@ -1,9 +1,10 @@
 """A development identity provider: one key pair in a directory, and user JWTs signed with it.
 
 For the demo and local trials only. Point the service at it with
-``TICKETING_IDP_ISSUER=<DEV_ISSUER>`` and ``TICKETING_IDP_JWKS_FILE=<directory>/dev-idp-jwks.json``
-(:func:`ensure_dev_idp` returns both), then mint a user's token with :func:`mint_user_token` or
-``ticketing dev-idp token --email E``. The private key never leaves the directory.
+``TICKETING_IDP_ISSUER=<DEV_ISSUER>``, ``TICKETING_IDP_JWKS_FILE=<directory>/dev-idp-jwks.json``
+(:func:`ensure_dev_idp` returns both) and ``TICKETING_IDP_AUDIENCE=<DEV_AUDIENCE>``, then mint
+a user's token with :func:`mint_user_token` or ``ticketing dev-idp token --email E``. The
+private key never leaves the directory.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from app.services.oauth.signing_keys import algorithm_of, generate_private_pem, 
 from app.services.organizations import normalize_email
 
 DEV_ISSUER = "https://dev-idp.ticketing.localhost"
+DEV_AUDIENCE = "ticketing-dev"
+"""The ``aud`` of the user tokens the dev identity provider mints for the demo's API."""
 KEY_FILE = "dev-idp-key.pem"
 JWKS_FILE = "dev-idp-jwks.json"
 DEFAULT_LIFETIME = timedelta(minutes=30)

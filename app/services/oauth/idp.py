@@ -3,9 +3,11 @@
 The ``token`` of ``/oauth2/authorize`` is the IdP's JWT for the user. Its signature is checked
 against the IdP's JWKS (``TICKETING_IDP_JWKS_FILE``, or ``TICKETING_IDP_JWKS_URL`` fetched and
 cached for ``JWKS_CACHE_SECONDS``, refetched on an unknown ``kid``), then ``iss``, ``aud`` (when
-``TICKETING_IDP_AUDIENCE`` is set), ``exp`` and the ``email`` claim; ``email_verified: false`` is
-refused. The user is found by (issuer, ``sub``); on first sign-in by the email of a user made with
-``ticketing user create``, who is then linked to (issuer, ``sub``) for good.
+``TICKETING_IDP_AUDIENCE`` is set), ``exp`` and the ``email`` claim, and ``email_verified`` must
+be the JSON boolean ``true``: a missing claim or the string ``"false"`` is refused, because signing
+in links the member to the token's ``sub`` for good. The user is found by (issuer, ``sub``); on
+first sign-in by the email of a user made with ``ticketing user create``, who is then linked to
+(issuer, ``sub``) for good.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ async def verify_id_token(token: str) -> Identity:
         raise SignInError(f"The sign-in token is not valid ({error.error})") from None
     except ValueError:
         raise SignInError("The sign-in token is not valid") from None
-    if claims.get("email_verified") is False:
+    if claims.get("email_verified") is not True:
         raise SignInError("The identity provider has not verified this email address")
     try:
         email = normalize_email(str(claims["email"]))
