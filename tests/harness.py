@@ -119,12 +119,12 @@ async def unavailable_services() -> list[str]:
     return down
 
 
-async def create_database() -> None:
-    await _postgres(f'CREATE DATABASE "{RUN_NAME}"')
+async def create_database(name: str = RUN_NAME) -> None:
+    await _postgres(f'CREATE DATABASE "{name}"')
 
 
-async def drop_database() -> None:
-    await _postgres(f'DROP DATABASE IF EXISTS "{RUN_NAME}" WITH (FORCE)')
+async def drop_database(name: str = RUN_NAME) -> None:
+    await _postgres(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def run_keys() -> list[bytes]:

@@ -234,15 +234,15 @@ async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRul
         return ScannerRules(id=row["id"], active=row["active"])
     targets = (await targets_of([row["profile_id"]]))[row["profile_id"]]
 
-    def allowed(kind: str) -> frozenset[UUID] | None:
-        return frozenset(targets[kind]) if targets.get(kind) else None
+    def allowed(field: str) -> frozenset[UUID] | None:
+        return frozenset(targets[field]) if targets.get(field) else None
 
     return ScannerRules(
         id=row["id"],
         active=row["active"],
-        event_ids=allowed("event"),
-        ticket_type_ids=allowed("ticket_type"),
-        timeslot_ids=allowed("timeslot"),
+        event_ids=allowed("event_ids"),
+        ticket_type_ids=allowed("ticket_type_ids"),
+        timeslot_ids=allowed("timeslot_ids"),
         opens_minutes_before_start=row["opens_minutes_before_start"],
         closes_minutes_after_end=row["closes_minutes_after_end"],
         valid_from=row["valid_from"],
