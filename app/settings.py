@@ -34,6 +34,10 @@ class Settings:
     graphiql: bool
     log_level: str
     rate_limit_per_minute: int
+    log_format: str = "text"
+    access_log: bool = True
+    metrics: bool = True
+    shutdown_timeout_seconds: float = 20.0
 
     @property
     def is_sqlite(self) -> bool:
@@ -46,6 +50,7 @@ class Settings:
 
 
 DEFAULT_DATABASE_URL = "sqlite:///ticketing.sqlite3"
+LOG_FORMATS = ("text", "json")
 
 
 def _flag(name: str, default: bool) -> bool:
@@ -150,6 +155,9 @@ def load_settings() -> Settings:
         raise SettingsError(
             f"TICKETING_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}"
         )
+    log_format = (os.environ.get("TICKETING_LOG_FORMAT") or "text").lower()
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(f"TICKETING_LOG_FORMAT must be text or json, got {log_format!r}")
     return Settings(
         database_url=_database_url(),
         redis_url=redis_url,
@@ -166,6 +174,10 @@ def load_settings() -> Settings:
         graphiql=_flag("TICKETING_GRAPHIQL", True),
         log_level=log_level,
         rate_limit_per_minute=int(_number("TICKETING_RATE_LIMIT_PER_MINUTE", 6000, 0)),
+        log_format=log_format,
+        access_log=_flag("TICKETING_ACCESS_LOG", True),
+        metrics=_flag("TICKETING_METRICS", True),
+        shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
     )
 
 

@@ -12,8 +12,9 @@ from litestar.middleware.base import DefineMiddleware
 
 from app.principal import Principal
 from app.services.authentication import authenticate
+from rest.operations import OPERATIONS_PATHS
 
-PUBLIC_PATHS = ["^/schema", "^/oauth2/", "^/.well-known/", "^/favicon.ico$"]
+PUBLIC_PATHS = ["^/schema", "^/oauth2/", "^/.well-known/", "^/favicon.ico$", *OPERATIONS_PATHS]
 
 
 class BearerAuthenticationMiddleware(AbstractAuthenticationMiddleware):

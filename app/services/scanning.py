@@ -20,6 +20,7 @@ from uuid import UUID, uuid4
 
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.money import as_number
+from app.observability import count_scan
 from app.principal import Principal, requires
 from app.records import mapper
 from app.resources import Parent, Resource
@@ -180,7 +181,9 @@ async def scan_ticket(
             else:
                 ticket = admitted
         await _log(organization_id, ticket.id, scanner.id, status, reason, now)
-        return await _result(organization_id, ticket, status, reason, scanned_before)
+        result = await _result(organization_id, ticket, status, reason, scanned_before)
+    count_scan(status, reason)
+    return result
 
 
 async def _admit(

@@ -27,6 +27,7 @@ from uuid import UUID
 import httpx
 import msgspec
 
+from app.observability import count_delivery_attempt
 from app.services.public_transport import PublicTransport
 from app.services.url_safety import BlockedAddress
 from app.services.webhooks import SECRET_PREFIX
@@ -395,4 +396,6 @@ async def _record(
             await Webhook.update(
                 {Webhook.active: False, Webhook.disabled_reason: "the endpoint answered 410 Gone"}
             ).where(Webhook.id == ref.webhook_id)
+    outcome = "gone" if verdict == "gone" else "retry" if status == "pending" else status
+    count_delivery_attempt(ref.event_id, ref.webhook_id, attempt, outcome, status_code, duration_ms)
     return AttemptResult(status if verdict != "gone" else "gone", retry_in=retry_in)
