@@ -21,6 +21,7 @@ from app import timeutil
 from app.errors import Conflict
 from app.settings import Settings
 from db.tables import SigningKey
+from db.transactions import transaction
 
 ALGORITHM = "ES256"
 ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
@@ -132,7 +133,7 @@ async def rotate(settings: Settings) -> str:
         )
     pem = generate_private_pem()
     key = import_private_pem(pem)
-    async with SigningKey._meta.db.transaction():
+    async with transaction():
         await SigningKey.update({SigningKey.retired_at: timeutil.utcnow()}).where(
             SigningKey.retired_at.is_null()
         )
