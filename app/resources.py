@@ -22,6 +22,7 @@ from app.pagination import ListParams, Page, Pagination, list_params
 from app.principal import Principal
 from app.records import mapper
 from db import lists
+from db.counts import Counts, equalities
 from db.lists import Row
 
 R = TypeVar("R", bound=msgspec.Struct)
@@ -57,6 +58,8 @@ class Resource(Generic[R]):
     parents: Mapping[str, Parent] = field(default_factory=dict)
     filters: Mapping[str, Filter] = field(default_factory=dict)
     enrich: Enrich | None = None
+    counts: Counts | None = None
+    """Where the exact totals of unfiltered (or status-filtered) pages are kept, if anywhere."""
 
     def to_records(self, rows: list[Row]) -> list[R]:
         to_record = mapper(self.record)
@@ -121,8 +124,12 @@ class Resource(Generic[R]):
             column, parent_id = within
             await self._require_parent(principal, self.parents[column], parent_id)
             conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
+        narrowed = equalities(filters, [within] if within else [])
+        counts, counted = self.counts, None
+        if counts is not None and counts.answers(narrowed):
+            counted = lambda: counts.total(self.table, principal.organization_id, narrowed)  # noqa: E731
         rows, total = await lists.fetch_page(
-            self.table, conditions, _order(params), params.limit, params.offset
+            self.table, conditions, _order(params), params.limit, params.offset, total=counted
         )
         return _page(await self._records(rows), total, params)
 
@@ -141,14 +148,22 @@ class Resource(Generic[R]):
         enrichment, however many parents); a parent that is not the caller's gets an empty page."""
         principal.require(self.scope)
         params = self.params(limit, offset, sort)
+        column = self.parents[parent].column
+        narrowed = equalities(filters)
+        counts, counted = self.counts, None
+        if counts is not None and counts.answers({**narrowed, column: None}):
+            counted = lambda within: counts.totals(  # noqa: E731
+                self.table, principal.organization_id, column, within, narrowed
+            )
         found = await lists.fetch_pages(
             self.table,
-            self.parents[parent].column,
+            column,
             parent_ids,
             self._conditions(principal, filters),
             _order(params),
             params.limit,
             params.offset,
+            totals=counted,
         )
         every_row = [row for rows, _ in found.values() for row in rows]
         if self.enrich is not None and every_row:

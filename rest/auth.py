@@ -40,7 +40,7 @@ SERVICE_OPT = "service"
 """Route ``opt`` key holding the service operation the route calls (``rest.docs.operation``)."""
 
 
-def require_route_scope(
+async def require_route_scope(
     connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
 ) -> None:
     """Guard: a caller without the route's scope gets its 403 before any input is read.
@@ -48,7 +48,9 @@ def require_route_scope(
     Litestar parses the path, query and body before the handler runs, so without this guard a bad
     input would answer 400 first and tell a caller without the scope something about the route.
     The services check the same scope again; this only keeps the order of checks
-    (401, 403, 400, 404, 409) for the inputs the framework parses.
+    (401, 403, 400, 404, 409) for the inputs the framework parses. It is a coroutine function
+    although it awaits nothing: Litestar runs a plain function guard in a worker thread, which
+    cost a quarter of a ``GET /whoami``'s time under load.
     """
     scope = handler.opt.get(SCOPE_OPT)
     if scope is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import Any, get_args
 from uuid import UUID
 
 import msgspec
@@ -19,12 +19,13 @@ from app.money import amount, to_cents
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource, equals
-from app.schemas.orders import Order, OrderCreate, RefundCreate
+from app.schemas.orders import Order, OrderCreate, OrderStatus, RefundCreate
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
 from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
+from db.counts import Counts
 from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
 from db.tables import Order as OrderTable
 from db.transactions import transaction
@@ -37,6 +38,7 @@ ORDERS = Resource(
     sort_fields=("created_at", "payed_at", "total_price", "buyer_name"),
     parents={"event_id": Parent("event_id", Event, "event")},
     filters={"event_id": equals("event_id")},
+    counts=Counts("order_counts", get_args(OrderStatus)),
 )
 """The ``event_id`` filter of a list keeps one event's orders (an unknown event: an empty page)."""
 

@@ -6,7 +6,7 @@ A cancelled ticket gives its place back to the timeslot's capacity and emits ``t
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, get_args
 from uuid import UUID
 
 from piccolo.columns.combination import Combinable
@@ -14,10 +14,11 @@ from piccolo.columns.combination import Combinable
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource, equals
-from app.schemas.tickets import Ticket
+from app.schemas.tickets import Ticket, TicketStatus
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.timeutil import utcnow
+from db.counts import Counts
 from db.tables import Event, Order, Timeslot
 from db.tables import Ticket as TicketTable
 from db.transactions import transaction
@@ -33,6 +34,7 @@ TICKETS = Resource(
         "order_id": Parent("order_id", Order, "order"),
     },
     filters={"order_id": equals("order_id")},
+    counts=Counts("ticket_counts", get_args(TicketStatus)),
 )
 """Tickets are listed per event (``order_id`` keeps one order's) or per order."""
 
