@@ -60,6 +60,7 @@ from graphql_api.inputs import (
 from graphql_api.scanner_types import Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import field, mutation
 from graphql_api.types import (
+    After,
     Event,
     Limit,
     Offset,
@@ -145,6 +146,7 @@ class Query:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        after: After = None,
     ) -> Page[Ticket] | None:
         return await TICKETS.page(
             principal_of(info),
@@ -153,6 +155,7 @@ class Query:
             limit=limit,
             offset=offset,
             sort=sort,
+            after=after,
         )
 
     @field(ORDERS, _sort_fields(ORDERS))
@@ -163,6 +166,7 @@ class Query:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        after: After = None,
     ) -> Page[Order] | None:
         return await ORDERS.page(
             principal_of(info),
@@ -170,6 +174,7 @@ class Query:
             limit=limit,
             offset=offset,
             sort=sort,
+            after=after,
         )
 
     @field(ORDERS)

@@ -1,4 +1,5 @@
-"""The common list query parameters (``limit``, ``offset``, ``sort``) as one dependency per list.
+"""The common list query parameters (``limit``, ``offset``, ``sort``, ``after``) as one dependency
+per list.
 
 Bounds and the allowed sort values are declared here for the OpenAPI document, from the services'
 own constants; the services enforce them, so that GraphQL, which shares them, enforces the same.
@@ -14,7 +15,7 @@ from typing import Annotated, Any
 from litestar.di import Provide
 from litestar.params import QueryParameter
 
-from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_LIMIT
+from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +23,7 @@ class ListQuery:
     limit: int | None
     offset: int | None
     sort: str | None
+    after: str | None
 
     def as_kwargs(self) -> dict[str, Any]:
         return asdict(self)
@@ -52,7 +54,18 @@ def list_dependencies(sort_fields: Sequence[str]) -> dict[str, Provide]:
                 schema_extra={"enum": sort_values},
             ),
         ] = None,
+        after: Annotated[
+            str | None,
+            QueryParameter(
+                description=(
+                    "The pagination.next_after of the page before, with the same sort: this "
+                    "page starts after that page's last row (fast at any depth; not with offset, "
+                    "nor with a sort field that may be empty)"
+                ),
+                max_length=MAX_AFTER_LENGTH,
+            ),
+        ] = None,
     ) -> ListQuery:
-        return ListQuery(limit=limit, offset=offset, sort=sort)
+        return ListQuery(limit=limit, offset=offset, sort=sort, after=after)
 
     return {"listing": Provide(list_query, sync_to_thread=False)}
