@@ -32,7 +32,11 @@ def create_app() -> Litestar:
 
     @asynccontextmanager
     async def database(_: Litestar) -> AsyncIterator[None]:
-        pool["main"] = await asyncpg.create_pool(os.environ["DATABASE_URL"], max_size=10)
+        pool["main"] = await asyncpg.create_pool(
+            os.environ["DATABASE_URL"],
+            min_size=0,
+            max_size=int(os.environ.get("TICKETING_DATABASE_POOL_SIZE", "20")),
+        )
         try:
             yield
         finally:
