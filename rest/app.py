@@ -20,7 +20,7 @@ from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
 from rest.events import EventController
-from rest.graphql import GraphQLController
+from rest.graphql import GRAPHQL_ROUTES
 from rest.http import MAX_BODY_BYTES, StrictJSONRequest, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
@@ -45,7 +45,7 @@ ROUTES = [
     *SCANNING_ROUTES,
     WebhookController,
     *OAUTH_ROUTES,
-    GraphQLController,
+    *GRAPHQL_ROUTES,
 ]
 
 
