@@ -41,6 +41,8 @@ class Settings:
     database_pool_size: int = 20
     """PostgreSQL connections each server process may open (PostgreSQL's max_connections bounds
     the sum over processes and replicas)."""
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins allowed to call the API (CONTRACT.md section 12); empty: no CORS."""
 
     @property
     def is_sqlite(self) -> bool:
@@ -137,6 +139,26 @@ def _signing_key_file() -> Path | None:
     raise SettingsError("TICKETING_SIGNING_KEY_FILE must hold an EC P-256 or RSA (2048+) key")
 
 
+def _origins(name: str) -> tuple[str, ...]:
+    """Comma-separated exact origins: ``scheme://host[:port]``, nothing after the authority."""
+    origins = []
+    for raw in (os.environ.get(name) or "").split(","):
+        origin = raw.strip()
+        if not origin:
+            continue
+        parts = urlsplit(origin)
+        exact = f"{parts.scheme}://{parts.netloc}"
+        if parts.scheme not in {"http", "https"} or not parts.hostname or origin != exact:
+            raise SettingsError(
+                f"{name} must list exact origins such as https://app.example.com "
+                f"(scheme, host and port only), got {origin!r}"
+            )
+        if "*" in origin:
+            raise SettingsError(f"{name} takes exact origins, not patterns, got {origin!r}")
+        origins.append(origin)
+    return tuple(origins)
+
+
 def load_settings() -> Settings:
     """Read the environment; raise :class:`SettingsError` on the first bad value."""
     redis_url = _optional("REDIS_URL")
@@ -182,6 +204,7 @@ def load_settings() -> Settings:
         metrics=_flag("TICKETING_METRICS", True),
         shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
         database_pool_size=int(_number("TICKETING_DATABASE_POOL_SIZE", 20, 1)),
+        cors_origins=_origins("TICKETING_CORS_ORIGINS"),
     )
 
 
