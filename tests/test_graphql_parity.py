@@ -62,7 +62,8 @@ def selection(record: dict[str, Any]) -> str:
 
 def page_selection(page: dict[str, Any]) -> str:
     assert page["data"], "parity needs at least one item to compare"
-    return f"items {{ {selection(page['data'][0])} }} pagination {{ total limit offset hasMore }}"
+    fields = selection(page["data"][0])
+    return f"items {{ {fields} }} pagination {{ total limit offset hasMore nextAfter }}"
 
 
 def as_graphql_page(page: dict[str, Any]) -> dict[str, Any]:
@@ -211,7 +212,7 @@ async def test_every_read_gives_the_same_data_through_rest_and_graphql(
             client,
             tenant.headers,
             f'{{ webhookDeliveries(webhookId: "{webhook["id"]}") '
-            "{ pagination { total limit offset hasMore } } }",
+            "{ pagination { total limit offset hasMore nextAfter } } }",
         )
     )
     assert graph["webhookDeliveries"]["pagination"] == camel(empty["pagination"])
@@ -313,7 +314,8 @@ async def test_the_delivery_log_is_the_same_through_rest_and_graphql(
             client,
             tenant.headers,
             f"""query($id: ID!) {{ webhookDeliveries(webhookId: $id) {{
-                  items {{ {fields} {attempts} }} pagination {{ total limit offset hasMore }}
+                  items {{ {fields} {attempts} }}
+                  pagination {{ total limit offset hasMore nextAfter }}
                 }} }}""",
             {"id": webhook["id"]},
         )

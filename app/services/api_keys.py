@@ -170,8 +170,9 @@ class KeyCache:
             return
         if self._check is None:
             self._check = asyncio.create_task(self._read_revision())
+            self._check.add_done_callback(_retrieve_failure)
         if age >= REVISION_STALE_SECONDS:
-            await asyncio.shield(self._check)
+            await asyncio.shield(self._check)  # a failure is the request's (as its lookup's)
 
     async def _read_revision(self) -> None:
         started = time.monotonic()
@@ -182,9 +183,10 @@ class KeyCache:
                 self.forget()
                 self._revision = revision
             self._checked_at = started
-        except Exception:
+        except Exception as error:
             self.forget()
-            logger.warning("could not read the credential revision", exc_info=True)
+            logger.warning("could not read the credential revision: %s", type(error).__name__)
+            raise
         finally:
             self._check = None
 
@@ -210,6 +212,12 @@ class KeyCache:
             logger.warning("could not record the use of API keys", exc_info=True)
         finally:
             self._writer = None
+
+
+def _retrieve_failure(check: asyncio.Task[None]) -> None:
+    """Mark a failed revision check seen (it is logged) when no request waited for it."""
+    if not check.cancelled():
+        check.exception()
 
 
 KEYS = KeyCache()
