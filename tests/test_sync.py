@@ -17,6 +17,7 @@ from tests.support import (
     gql_data,
     graphql,
     ok,
+    operation,
     order_tickets,
     place_order,
 )
@@ -178,15 +179,8 @@ async def test_a_device_downloads_once_then_receives_only_changes(
         await graphql(
             client,
             tenant.headers,
-            """query($event: ID!, $since: DateTime!) {
-                 tickets(eventId: $event, updatedSince: $since, limit: 100) { items { id } }
-                 orders(updatedSince: $since, sort: "updated_at:asc") { items { id } }
-                 event(id: $event) {
-                   tickets(updatedSince: $since, limit: 100) { items { id } }
-                   orders(updatedSince: $since) { items { id } }
-                 }
-               }""",
-            {"event": shop.event_id, "since": newest},
+            operation("ChangedSince"),
+            {"eventId": shop.event_id, "since": newest},
         )
     )
     assert {t["id"] for t in data["tickets"]["items"]} == rest
