@@ -165,7 +165,8 @@ def cmd_oauth_client_create(args: argparse.Namespace) -> None:
 def cmd_signing_key_rotate(_: argparse.Namespace) -> None:
     from app.services.oauth.signing_keys import rotate
 
-    _print_json({"kid": asyncio.run(_with_database(rotate)), "algorithm": "ES256"})
+    kid = asyncio.run(_with_database(lambda: rotate(get_settings())))
+    _print_json({"kid": kid, "algorithm": "ES256"})
 
 
 def _dev_idp_directory(args: argparse.Namespace) -> Path:

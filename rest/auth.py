@@ -21,7 +21,9 @@ class BearerAuthenticationMiddleware(AbstractAuthenticationMiddleware):
     async def authenticate_request(
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
-        principal = await authenticate(connection.headers.get("authorization"))
+        principal = await authenticate(
+            connection.headers.get("authorization"), connection.app.state["settings"]
+        )
         return AuthenticationResult(user=principal, auth=None)
 
 

@@ -59,7 +59,7 @@ async def graphql_context(request: Request[Any, Any, Any]) -> Context:
     wants_graphiql = _wants_graphiql(request.method, request.query_params, request.headers)
     if _settings(request).graphiql and wants_graphiql:
         return Context(request=request)
-    principal = await authenticate(request.headers.get("authorization"))
+    principal = await authenticate(request.headers.get("authorization"), _settings(request))
     return Context(request=request, principal=principal, loaders=Loaders(principal))
 
 

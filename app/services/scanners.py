@@ -36,6 +36,7 @@ from db.lists import Row
 from db.tables import Event, ScannerProfileTarget, TicketType, Timeslot
 from db.tables import Scanner as ScannerTable
 from db.tables import ScannerProfile as ProfileTable
+from db.transactions import transaction
 
 TARGETS: dict[str, tuple[type[Table], ForeignKey]] = {
     "event_ids": (Event, ScannerProfileTarget.event_id),
@@ -217,7 +218,7 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         created_at=now,
         updated_at=now,
     )
-    async with ProfileTable._meta.db.transaction():
+    async with transaction():
         await row.save()
         await _replace_targets(row.id, targets)
     return to_record(ScannerProfile, _with_targets(row.to_dict(), targets))
@@ -239,7 +240,7 @@ async def update_profile(
         {field: changes.pop(field) for field in TARGETS if field in changes},
     )
     changes["updated_at"] = utcnow()
-    async with ProfileTable._meta.db.transaction():
+    async with transaction():
         updated = (
             await ProfileTable.update(changes)
             .where(

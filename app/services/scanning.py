@@ -39,6 +39,7 @@ from app.services.outbox import record_event
 from app.services.scanners import targets_of
 from app.timeutil import as_utc, utcnow
 from db.tables import Scan, Scanner, Ticket
+from db.transactions import transaction
 
 Outcome = tuple[ScanStatus, ScanReason | None]
 
@@ -167,7 +168,7 @@ async def scan_ticket(
     _check_target(ticket_id, scannable_code)
     now = utcnow() if now is None else as_utc(now)
     organization_id = principal.organization_id
-    async with Ticket._meta.db.transaction():
+    async with transaction():
         scanner = await _scanner(organization_id, scanner_id)
         ticket = await _ticket(organization_id, ticket_id, scannable_code)
         scanned_before = ticket.scanned_at is not None

@@ -34,6 +34,7 @@ from app.services.webhooks import SECRET_PREFIX
 from app.settings import Settings
 from app.timeutil import utcnow
 from db.tables import OutboxEvent, Webhook, WebhookDelivery, WebhookDeliveryAttempt
+from db.transactions import transaction
 
 DELIVERY_TIMEOUT_SECONDS = 10.0
 LEASE_SECONDS = 15.0
@@ -128,7 +129,7 @@ async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) ->
     next run takes them; a process that dies in between leaves pending deliveries, which
     :func:`due_deliveries` finds.
     """
-    async with OutboxEvent._meta.db.transaction():
+    async with transaction():
         query = (
             OutboxEvent.select(OutboxEvent.id, OutboxEvent.organization_id, OutboxEvent.event_type)
             .where(OutboxEvent.relayed_at.is_null())
@@ -359,7 +360,7 @@ async def _record(
         status = "pending"
     else:
         status = "failed"
-    async with WebhookDelivery._meta.db.transaction():
+    async with transaction():
         updated = (
             await WebhookDelivery.update(
                 {
