@@ -13,7 +13,7 @@ per status, so a list filtered by anything else (a buyer's e-mail, a time range)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,12 +112,3 @@ def _keys(equalities: Mapping[str, Any]) -> dict[str, Any]:
 
 def _is_postgres(table: type[Table]) -> bool:
     return table._meta.db.engine_type != "sqlite"
-
-
-def equalities(
-    filters: Mapping[str, Any], within: Sequence[tuple[str, Any]] = ()
-) -> dict[str, Any]:
-    """The filters in force (not None), with the parent columns a list is narrowed by."""
-    found = {name: value for name, value in filters.items() if value is not None}
-    found.update(within)
-    return found
