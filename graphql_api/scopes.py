@@ -8,6 +8,7 @@ and is named in the field's description. The service checks the same declaration
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import strawberry
@@ -25,11 +26,11 @@ class RequireScope(FieldExtension):
         self.scope = scope
 
     async def resolve_async(self, next_: Any, source: Any, info: Info, **kwargs: Any) -> Any:
-        principal = info.context.principal
-        assert principal is not None, "resolvers run only for authenticated requests"
         if self.scope is not None:
-            principal.require(self.scope)
-        return await next_(source, info, **kwargs)
+            info.context.principal.require(self.scope)
+        result = next_(source, info, **kwargs)
+        # A subscription's resolver gives an async generator, anything else an awaitable.
+        return await result if inspect.isawaitable(result) else result
 
 
 def _options(service: Any, description: str) -> dict[str, Any]:
@@ -50,3 +51,8 @@ def field(service: Any, description: str = "") -> Any:
 def mutation(service: Any, description: str = "") -> Any:
     """A mutation (use as a decorator) performed by ``service``."""
     return strawberry.mutation(**_options(service, description))
+
+
+def subscription(service: Any, description: str = "") -> Any:
+    """A subscription (use as a decorator) whose feed ``service`` opens."""
+    return strawberry.subscription(**_options(service, description))
