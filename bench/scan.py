@@ -41,6 +41,7 @@ class Seeded:
     key: str
     scanner_id: str
     codes: list[str]
+    event_id: str
 
 
 async def seed(database_url: str, tickets: int) -> Seeded:
@@ -139,7 +140,7 @@ async def seed(database_url: str, tickets: int) -> Seeded:
         await connection.execute("ANALYZE")
     finally:
         await connection.close()
-    return Seeded(key=key.key, scanner_id=str(scanner.id), codes=codes)
+    return Seeded(key=key.key, scanner_id=str(scanner.id), codes=codes, event_id=str(event.id))
 
 
 async def wait_until_serving(base_url: str) -> None:

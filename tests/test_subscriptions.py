@@ -22,16 +22,12 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from tests import harness
 from tests.processes import RunningProcess, served
-from tests.support import Door, Tenant, key_for, ok, open_door
+from tests.support import Door, Tenant, key_for, ok, open_door, operation
 
 PROTOCOL = "graphql-transport-ws"
 WAIT_SECONDS = 20.0
-SCANS = """subscription($eventId: ID) {
-  scans(eventId: $eventId) { ticketId eventId scannerId status reason scannedAt }
-}"""
-ORDER_CHANGES = """subscription($eventId: ID) {
-  orderChanges(eventId: $eventId) { type order { id status buyerName } }
-}"""
+SCANS = operation("DoorScans")
+ORDER_CHANGES = operation("EventOrderChanges")
 
 
 def ws_url(base_url: str) -> str:
@@ -354,9 +350,7 @@ HEAVY_ORDERS = 16
 METADATA_CHARS = 300_000
 FLOOD_ROUNDS = 20
 ALIASES = 30
-HEAVY_ORDER_CHANGES = """subscription {
-  orderChanges { type order { id tickets { items { metadata } } } }
-}"""
+HEAVY_ORDER_CHANGES = operation("OrderChangesWithMetadata")
 
 
 @pytest.mark.slow
