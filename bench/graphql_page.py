@@ -5,7 +5,9 @@ starts `ticketing serve --workers N`, and measures in one run, phase after phase
 server: GET /whoami (framework plus authentication), GET /events/{id}/tickets?limit=25 (the REST
 page) and POST /graphql with the page of 25 tickets and their orders
 (graphql/operations/TicketPage.graphql), first with N concurrent clients, then with one client (the
-single-request latency). Prints each phase and the GraphQL/REST ratios, then drops the database.
+single-request latency). The kinds take turns in 2-second slices, so that what else runs on the
+machine weighs on each alike. Prints each phase and the GraphQL/REST ratios, then drops the
+database.
 
     .venv/bin/python bench/graphql_page.py --clients 32 --seconds 15 --workers 2
 
@@ -26,9 +28,10 @@ import uuid
 from pathlib import Path
 
 import asyncpg
-from loadgen import HttpConnection, Phase, run_phase
+from loadgen import HttpConnection, Phase, Request, run_phase
 from scan import ROOT, Seeded, free_port, seed, wait_until_serving
 
+SLICE_SECONDS = 2.0
 PAGE_QUERY = (ROOT / "graphql" / "operations" / "TicketPage.graphql").read_text()
 
 
@@ -52,22 +55,38 @@ async def load(port: int, seeded: Seeded, clients: int, seconds: float) -> list[
         return "errors" not in result and len(result["data"]["event"]["tickets"]["items"]) == 25
 
     headers = {"Authorization": f"Bearer {seeded.key}"}
-    phases = []
     async with contextlib.AsyncExitStack() as stack:
         connections = [
             await stack.enter_async_context(HttpConnection("127.0.0.1", port, headers))
             for _ in range(clients)
         ]
         await run_phase("warm-up", connections, 2.0, graphql)
-        for name, request in (
-            ("GET /whoami", whoami),
-            ("REST page", rest),
-            ("GraphQL page", graphql),
-        ):
-            phases.append(await run_phase(name, connections, seconds, request))
-        for name, request in (("REST page, 1 client", rest), ("GraphQL page, 1 client", graphql)):
-            phases.append(await run_phase(name, connections[:1], seconds / 2, request))
-    return phases
+        loaded = await interleaved(
+            [("GET /whoami", whoami), ("REST page", rest), ("GraphQL page", graphql)],
+            connections,
+            seconds,
+        )
+        alone = await interleaved(
+            [("REST page, 1 client", rest), ("GraphQL page, 1 client", graphql)],
+            connections[:1],
+            seconds / 2,
+        )
+    return loaded + alone
+
+
+async def interleaved(
+    requests: list[tuple[str, Request]], connections: list[HttpConnection], seconds: float
+) -> list[Phase]:
+    """Each request kind for ``seconds`` in all, in slices of ``SLICE_SECONDS`` taking turns, so
+    that the load other programs put on the shared machine falls on every kind alike."""
+    phases = {name: Phase(name, [], 0, 0.0) for name, _ in requests}
+    for _ in range(max(1, round(seconds / SLICE_SECONDS))):
+        for name, request in requests:
+            done = await run_phase(name, connections, SLICE_SECONDS, request)
+            phases[name].latencies += done.latencies
+            phases[name].errors += done.errors
+            phases[name].seconds += done.seconds
+    return list(phases.values())
 
 
 def ratios(phases: list[Phase]) -> str:

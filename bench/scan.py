@@ -144,7 +144,7 @@ async def seed(database_url: str, tickets: int) -> Seeded:
 
 
 async def wait_until_serving(base_url: str) -> None:
-    deadline = time.monotonic() + 30.0
+    deadline = time.monotonic() + 120.0
     async with httpx.AsyncClient(base_url=base_url, timeout=2.0) as client:
         while time.monotonic() < deadline:
             try:

@@ -22,8 +22,17 @@ SERVICE_METADATA = "service"
 
 
 class RequireScope(FieldExtension):
+    """The scope check of a field. A relation that only asks a dataloader is a plain function
+    returning the loader's future (``graphql_api.types``), so its check is plain too: no
+    coroutine per item of a page."""
+
     def __init__(self, scope: str | None) -> None:
         self.scope = scope
+
+    def resolve(self, next_: Any, source: Any, info: Info, **kwargs: Any) -> Any:
+        if self.scope is not None:
+            info.context.principal.require(self.scope)
+        return next_(source, info, **kwargs)
 
     async def resolve_async(self, next_: Any, source: Any, info: Info, **kwargs: Any) -> Any:
         if self.scope is not None:
