@@ -70,3 +70,8 @@ def operation(
 IdPath = Annotated[str, PathParameter(schema_extra={"format": "uuid"})]
 """A path id: taken as text so that a malformed one is a 400 from ``app.ids.parse_id`` (not
 the router's 404), and documented as the UUID it must be."""
+
+UUID_FORMAT = {"format": "uuid"}
+"""``schema_extra`` of a query id taken as text (parsed by ``app.ids.parse_id``, as a path id)."""
+TIMESTAMP_FORMAT = {"format": "date-time"}
+"""``schema_extra`` of a query timestamp taken as text (parsed by ``parse_timestamp``)."""

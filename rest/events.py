@@ -22,7 +22,7 @@ from app.schemas.events import (
 )
 from app.services import events, ticket_types, timeslots
 from app.timeutil import parse_timestamp
-from rest.docs import IdPath, operation
+from rest.docs import TIMESTAMP_FORMAT, IdPath, operation
 from rest.lists import ListQuery
 
 
@@ -124,10 +124,16 @@ class EventController(Controller):
         event_id: IdPath,
         listing: NamedDependency[ListQuery],
         starts_from: Annotated[
-            str | None, QueryParameter(name="from", description="RFC 3339 timestamp")
+            str | None,
+            QueryParameter(
+                name="from", description="RFC 3339 timestamp", schema_extra=TIMESTAMP_FORMAT
+            ),
         ] = None,
         starts_until: Annotated[
-            str | None, QueryParameter(name="until", description="RFC 3339 timestamp")
+            str | None,
+            QueryParameter(
+                name="until", description="RFC 3339 timestamp", schema_extra=TIMESTAMP_FORMAT
+            ),
         ] = None,
     ) -> Page[Timeslot]:
         return await timeslots.TIMESLOTS.page(

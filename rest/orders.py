@@ -13,7 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
-from rest.docs import IdPath, operation
+from rest.docs import UUID_FORMAT, IdPath, operation
 from rest.lists import ListQuery
 
 
@@ -35,7 +35,8 @@ class OrderController(Controller):
         principal: NamedDependency[Principal],
         listing: NamedDependency[ListQuery],
         event_id: Annotated[
-            str | None, QueryParameter(description="Only orders of this event")
+            str | None,
+            QueryParameter(description="Only orders of this event", schema_extra=UUID_FORMAT),
         ] = None,
     ) -> Page[Order]:
         return await orders.ORDERS.page(

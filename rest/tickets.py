@@ -13,7 +13,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.tickets import Ticket
 from app.services import tickets
-from rest.docs import IdPath, operation
+from rest.docs import UUID_FORMAT, IdPath, operation
 from rest.lists import ListQuery
 
 
@@ -32,7 +32,8 @@ async def list_event_tickets(
     event_id: IdPath,
     listing: NamedDependency[ListQuery],
     order_id: Annotated[
-        str | None, QueryParameter(description="Only tickets of this order")
+        str | None,
+        QueryParameter(description="Only tickets of this order", schema_extra=UUID_FORMAT),
     ] = None,
 ) -> Page[Ticket]:
     return await tickets.TICKETS.page(

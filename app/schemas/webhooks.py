@@ -12,6 +12,18 @@ from app.schemas.text import NO_NUL
 
 EventType = Literal["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
 
+_PORT = r"(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+WEBHOOK_URL = (
+    r"^https?://"
+    r"(\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]|[^\x00-\x20\x7f/?#@:\[\]]+)"
+    rf"(:{_PORT})?"
+    r"([/?#][^\x00-\x20\x7f]*)?$"
+)
+"""The shape of a webhook URL: http(s), a host (a name, an IPv4 or a bracketed IPv6 address)
+without credentials, an optional port, no spaces or control characters. Checked on decoding and
+documented as is; the service adds what a pattern cannot say (https unless private targets are
+allowed, and a host that resolves only to public addresses)."""
+
 
 class Webhook(msgspec.Struct):
     id: UUID
@@ -29,7 +41,16 @@ class WebhookWithSecret(Webhook):
 
 
 class WebhookCreate(msgspec.Struct, forbid_unknown_fields=True):
-    url: Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
+    url: Annotated[
+        str,
+        msgspec.Meta(
+            min_length=1,
+            max_length=2000,
+            pattern=WEBHOOK_URL,
+            description="https (http only where private targets are allowed); the host must "
+            "resolve only to public addresses",
+        ),
+    ]
     event_types: Annotated[list[EventType], msgspec.Meta(min_length=1)]
     description: Annotated[str, msgspec.Meta(max_length=255, pattern=NO_NUL)] = ""
 

@@ -2,9 +2,10 @@
 
 A token is a JWT (``typ: at+jwt``; ES256, or RS256 when ``TICKETING_SIGNING_KEY_FILE`` holds an
 RSA key) with ``iss`` and ``aud`` = the public URL, ``sub`` (the user), ``client_id``, ``scope``,
-``org``, ``iat``, ``exp`` and ``jti``, plus ``sid``: the grant family it was issued from. The signature and claims are checked locally; the family's revocation
-is checked with one primary-key lookup per request, so a replayed code or refresh token (or a
-revocation) stops the family's access tokens at once.
+``org``, ``iat``, ``exp`` and ``jti``, plus ``sid``: the grant family it was issued from. The
+signature and claims are checked locally; the family's revocation is checked with one primary-key
+lookup per request, so a replayed code or refresh token (or a revocation) stops the family's
+access tokens at once.
 """
 
 from __future__ import annotations
