@@ -25,6 +25,7 @@ RUN pip install --no-deps -e . \
 
 USER ticketing
 EXPOSE 8000
+# Ready = PostgreSQL answers, migrations are current, Redis answers (each checked within 1 s).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/schema/openapi.json', timeout=2)"
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/readyz', timeout=2)"
 CMD ["sh", "-c", "ticketing migrate && exec ticketing serve --host 0.0.0.0 --port 8000"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -11,8 +12,9 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+from asyncpg.exceptions import PostgresConnectionError
 
-from app.errors import DomainError
+from app.errors import DomainError, Unavailable
 from app.settings import SettingsError, get_settings
 
 
@@ -21,13 +23,18 @@ def _print_json(value: Any) -> None:
     sys.stdout.flush()
 
 
-async def _with_database(work: Callable[[], Awaitable[Any]]) -> Any:
+async def _with_database(work: Callable[[], Awaitable[Any]], *, migrated: bool = True) -> Any:
+    """Run ``work`` with the database open; unless told otherwise, refuse (one line, non-zero
+    exit) when the database has pending migrations."""
     from db.engine import bind_engine, create_engine, start_engine, stop_engine
+    from db.migrate import NOT_MIGRATED, pending_migrations
 
     engine = create_engine(get_settings())
     bind_engine(engine)
     await start_engine(engine)
     try:
+        if migrated and await pending_migrations():
+            raise Unavailable(NOT_MIGRATED)
         return await work()
     finally:
         await stop_engine(engine)
@@ -41,30 +48,58 @@ def _uuid(value: str) -> UUID:
 
 
 def cmd_migrate(_: argparse.Namespace) -> None:
+    """Apply pending migrations and say which (or that there were none)."""
     from db.migrate import migrate
 
-    asyncio.run(_with_database(migrate))
+    applied = asyncio.run(_with_database(migrate, migrated=False))
+    for migration in applied:
+        sys.stdout.write(f"applied {migration.id}: {migration.description}\n")
+    if not applied:
+        sys.stdout.write("the database is current: no migration to apply\n")
+
+
+async def _migration_warning() -> str | None:
+    """Why the server will answer 503 at first, if it will: one bounded look at the database."""
+    from app.readiness import CHECK_TIMEOUT_SECONDS
+    from db.migrate import NOT_MIGRATED, pending_migrations
+
+    async def pending() -> Any:
+        async with asyncio.timeout(2 * CHECK_TIMEOUT_SECONDS):
+            return await pending_migrations()
+
+    try:
+        if await _with_database(pending, migrated=False):
+            return f"{NOT_MIGRATED}; until then requests get 503"
+    except Exception as error:
+        return f"the database did not answer ({type(error).__name__}); /readyz says when it does"
+    return None
 
 
 def cmd_serve(args: argparse.Namespace) -> None:
     """Serve the API; ``--workers`` runs that many processes on one port (PostgreSQL only: every
-    rule that must hold across processes is enforced in the database)."""
-    import uvicorn
+    rule that must hold across processes is enforced in the database). The server starts even when
+    the database is not migrated or not reachable: it says so in one line, answers 503 meanwhile,
+    and ``/readyz`` tells an orchestrator when it is ready."""
+    from app.logging import configure_logging
+    from app.server import serve
 
-    if args.workers > 1 and get_settings().is_sqlite:
+    settings = get_settings()
+    if args.workers > 1 and settings.is_sqlite:
         sys.exit("ticketing: --workers above 1 needs PostgreSQL (DATABASE_URL=postgresql://...)")
-    uvicorn.run(
+    configure_logging(settings.log_level, settings.log_format)
+    warning = asyncio.run(_migration_warning())
+    if warning is not None:
+        logging.getLogger("ticketing.server").warning(warning)
+    serve(
         "rest.app:create_app",
-        factory=True,
         host=args.host,
         port=args.port,
         workers=args.workers,
-        log_level="warning",
-        access_log=False,
+        settings=settings,
     )
 
 
-def cmd_worker(_: argparse.Namespace) -> None:
+def cmd_worker(args: argparse.Namespace) -> None:
     from workers.arq_worker import main as run_worker
 
     settings = get_settings()
@@ -72,7 +107,12 @@ def cmd_worker(_: argparse.Namespace) -> None:
         raise SettingsError(
             "ticketing worker needs REDIS_URL; without it, ticketing serve delivers webhooks itself"
         )
-    run_worker(settings)
+    asyncio.run(_with_database(_nothing))
+    run_worker(settings, metrics_host=args.metrics_host, metrics_port=args.metrics_port)
+
+
+async def _nothing() -> None:
+    """The work of a command that only needs the database's migrations checked."""
 
 
 def cmd_org_create(args: argparse.Namespace) -> None:
@@ -125,7 +165,8 @@ def cmd_oauth_client_create(args: argparse.Namespace) -> None:
 def cmd_signing_key_rotate(_: argparse.Namespace) -> None:
     from app.services.oauth.signing_keys import rotate
 
-    _print_json({"kid": asyncio.run(_with_database(rotate)), "algorithm": "ES256"})
+    kid = asyncio.run(_with_database(lambda: rotate(get_settings())))
+    _print_json({"kid": kid, "algorithm": "ES256"})
 
 
 def _dev_idp_directory(args: argparse.Namespace) -> Path:
@@ -178,9 +219,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=1, help="server processes (default 1)")
     serve.set_defaults(handler=cmd_serve)
 
-    commands.add_parser(
-        "worker", help="run the webhook worker (arq; needs REDIS_URL)"
-    ).set_defaults(handler=cmd_worker)
+    worker = commands.add_parser("worker", help="run the webhook worker (arq; needs REDIS_URL)")
+    worker.add_argument(
+        "--metrics-port", type=int, default=None, help="serve Prometheus metrics on this port"
+    )
+    worker.add_argument(
+        "--metrics-host", default="127.0.0.1", help="address of the metrics port (127.0.0.1)"
+    )
+    worker.set_defaults(handler=cmd_worker)
 
     demo = commands.add_parser(
         "demo", help="seed a demo organization on SQLite and serve it (no other services needed)"
@@ -281,5 +327,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"ticketing: configuration error: {error}")
     except DomainError as error:
         sys.exit(f"ticketing: {error.detail}")
+    except (ConnectionError, TimeoutError, PostgresConnectionError) as error:
+        sys.exit(f"ticketing: the database did not answer ({type(error).__name__}: {error})")
     except KeyboardInterrupt:
         pass

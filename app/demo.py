@@ -390,8 +390,6 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
     """Prepare, seed and print, then serve until interrupted."""
     import asyncio
 
-    import uvicorn
-
     idp_directory = configure_environment(database, reset, host, port)
 
     from app.settings import get_settings
@@ -400,6 +398,7 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
     session = asyncio.run(_with_engine(settings, start_session(idp_directory)))
     print_banner(session, settings.public_url, settings.database_url, idp_directory, sys.stdout)
 
+    from app.server import serve
     from rest.app import create_app
 
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", access_log=False)
+    serve(create_app(settings), host=host, port=port, workers=1, settings=settings)

@@ -91,3 +91,13 @@ class RateLimited(DomainError):
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
         self.retry_after = retry_after
+
+
+class Unavailable(DomainError):
+    """A dependency cannot serve the request now (the database is down or not migrated); the
+    caller may try again later."""
+
+    status = 503
+    slug = "unavailable"
+    title = "Service unavailable"
+    code = "UNAVAILABLE"

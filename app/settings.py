@@ -36,6 +36,12 @@ class Settings:
     graphiql: bool
     log_level: str
     rate_limit_per_minute: int
+    log_format: str = "text"
+    access_log: bool = True
+    metrics: bool = True
+    shutdown_timeout_seconds: float = 20.0
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins allowed to call the API (CONTRACT.md section 12); empty: no CORS."""
 
     @property
     def is_sqlite(self) -> bool:
@@ -48,6 +54,7 @@ class Settings:
 
 
 DEFAULT_DATABASE_URL = "sqlite:///ticketing.sqlite3"
+LOG_FORMATS = ("text", "json")
 
 
 def _flag(name: str, default: bool) -> bool:
@@ -123,6 +130,26 @@ def _signing_key_file() -> Path | None:
     return path
 
 
+def _origins(name: str) -> tuple[str, ...]:
+    """Comma-separated exact origins: ``scheme://host[:port]``, nothing after the authority."""
+    origins = []
+    for raw in (os.environ.get(name) or "").split(","):
+        origin = raw.strip()
+        if not origin:
+            continue
+        parts = urlsplit(origin)
+        exact = f"{parts.scheme}://{parts.netloc}"
+        if parts.scheme not in {"http", "https"} or not parts.hostname or origin != exact:
+            raise SettingsError(
+                f"{name} must list exact origins such as https://app.example.com "
+                f"(scheme, host and port only), got {origin!r}"
+            )
+        if "*" in origin:
+            raise SettingsError(f"{name} takes exact origins, not patterns, got {origin!r}")
+        origins.append(origin)
+    return tuple(origins)
+
+
 def load_settings() -> Settings:
     """Read the environment; raise :class:`SettingsError` on the first bad value."""
     redis_url = _optional("REDIS_URL")
@@ -144,6 +171,9 @@ def load_settings() -> Settings:
         raise SettingsError(
             f"TICKETING_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}"
         )
+    log_format = (os.environ.get("TICKETING_LOG_FORMAT") or "text").lower()
+    if log_format not in LOG_FORMATS:
+        raise SettingsError(f"TICKETING_LOG_FORMAT must be text or json, got {log_format!r}")
     return Settings(
         database_url=_database_url(),
         redis_url=redis_url,
@@ -160,6 +190,11 @@ def load_settings() -> Settings:
         graphiql=_flag("TICKETING_GRAPHIQL", True),
         log_level=log_level,
         rate_limit_per_minute=int(_number("TICKETING_RATE_LIMIT_PER_MINUTE", 6000, 0)),
+        log_format=log_format,
+        access_log=_flag("TICKETING_ACCESS_LOG", True),
+        metrics=_flag("TICKETING_METRICS", True),
+        shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
+        cors_origins=_origins("TICKETING_CORS_ORIGINS"),
     )
 
 

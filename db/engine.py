@@ -8,6 +8,7 @@ engine on the table classes, so one process has one database.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,6 +23,11 @@ from db.tables import TABLES
 ConnectionHook = Callable[[Any], Awaitable[None]]
 
 _bound: Engine | None = None
+
+CONNECT_TIMEOUT_SECONDS = 5.0
+"""Bounds opening one PostgreSQL connection (asyncpg's default is a minute)."""
+POOL_MAX_SIZE = 20
+STOP_TIMEOUT_SECONDS = 5.0
 
 
 async def _keep_session(connection: Any) -> None:
@@ -50,10 +56,26 @@ class ImmediateSQLiteEngine(SQLiteEngine):
         return super().transaction(transaction_type=transaction_type, allow_nested=allow_nested)
 
 
+class LazyPostgresEngine(PostgresEngine):
+    """PostgreSQL, connected only when first used.
+
+    Piccolo's engine checks the server's version over a connection of its own when it is built;
+    against a database that accepts connections and never answers, that blocks the start of
+    every command until the connect timeout. The service needs no extension either (ids come
+    from ``gen_random_uuid`` or Python).
+    """
+
+    def __init__(self, dsn: str) -> None:
+        super().__init__(config={"dsn": dsn, "timeout": CONNECT_TIMEOUT_SECONDS}, extensions=())
+
+    async def check_version(self) -> None:
+        """Skipped: see the class docstring."""
+
+
 def create_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
         return ImmediateSQLiteEngine(path=settings.sqlite_path, timeout=30)
-    return PostgresEngine(config={"dsn": settings.database_url})
+    return LazyPostgresEngine(settings.database_url)
 
 
 def bind_engine(engine: Engine) -> None:
@@ -72,15 +94,37 @@ def bound_engine() -> Engine | None:
 async def start_engine(engine: Engine, *, on_connect: ConnectionHook | None = None) -> None:
     """Open the connection pool (PostgreSQL), calling ``on_connect`` on each new connection.
     SQLite opens a connection per statement; its file is switched to write-ahead logging, so
-    that readers never wait for the writer."""
+    that readers never wait for the writer.
+
+    The pool opens its connections as requests need them (``min_size=0``): a process whose
+    database is down or hung starts anyway, answers ``/healthz`` and says in ``/readyz`` what is
+    missing, instead of failing or hanging at start-up.
+    """
     if isinstance(engine, SQLiteEngine):
         await engine.run_ddl("PRAGMA journal_mode=WAL")
     if isinstance(engine, PostgresEngine):
         await engine.start_connection_pool(
-            init=on_connect, reset=_keep_session, min_size=2, max_size=20
+            init=on_connect, reset=_keep_session, min_size=0, max_size=POOL_MAX_SIZE
         )
 
 
+def pool_usage(engine: Engine) -> tuple[int, int] | None:
+    """(open, in use) connections of the PostgreSQL pool; ``None`` without a pool."""
+    pool = engine.pool if isinstance(engine, PostgresEngine) else None
+    if pool is None:
+        return None
+    return pool.get_size(), pool.get_size() - pool.get_idle_size()
+
+
 async def stop_engine(engine: Engine) -> None:
-    if isinstance(engine, PostgresEngine):
-        await engine.close_connection_pool()
+    """Close the pool, waiting a bounded time for connections still checked out (a request
+    cancelled at shutdown can hold one); then close them at once, so that a process always
+    ends."""
+    if not isinstance(engine, PostgresEngine) or engine.pool is None:
+        return
+    pool = engine.pool
+    try:
+        await asyncio.wait_for(engine.close_connection_pool(), STOP_TIMEOUT_SECONDS)
+    except TimeoutError:
+        pool.terminate()
+        engine.pool = None

@@ -3,8 +3,9 @@
 Every row that belongs to an organization carries ``organization_id`` itself (denormalized onto
 child rows), so that each query scopes by organization with one indexed equality and another
 organization's rows can never leak through a join. Lists of ids are link tables, because Piccolo's
-SQLite engine cannot store an array of UUIDs. Composite indexes behind the list sorts are created
-by the migration (see ``db/migrations``).
+SQLite engine cannot store an array of UUIDs. Composite indexes behind the list sorts, and the rules
+that status and kind columns hold only the values the schemas list, are created by the migrations
+(see ``db/migrations``).
 """
 
 from __future__ import annotations
@@ -234,12 +235,19 @@ class ScannerProfile(Table, tablename="scanner_profiles"):
 
 
 class ScannerProfileTarget(Table, tablename="scanner_profile_targets"):
-    """One allowed event, ticket type or timeslot of a profile (``kind`` says which)."""
+    """One allowed event, ticket type or timeslot of a profile: exactly one of the three foreign
+    keys is set (a database rule), and deleting the row it names removes it from the profile.
+    Each is unique per profile (an index that also serves the cascade; see ``db/migrations``)."""
 
     id = UUID(primary_key=True)
     profile_id = ForeignKey(references=ScannerProfile, on_delete=OnDelete.cascade, index=True)
-    kind = Varchar(length=12)
-    target_id = UUID()
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade, null=True, default=None)
+    ticket_type_id = ForeignKey(
+        references=TicketType, on_delete=OnDelete.cascade, null=True, default=None
+    )
+    timeslot_id = ForeignKey(
+        references=Timeslot, on_delete=OnDelete.cascade, null=True, default=None
+    )
 
 
 class Scanner(Table, tablename="scanners"):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from strawberry.schema.config import StrawberryConfig
 
-from graphql_api.errors import ErrorCodes, TicketingSchema
-from graphql_api.limits import limit_extensions
+from graphql_api.documents import PreparedDocuments
+from graphql_api.errors import TicketingSchema
 from graphql_api.resolvers import Mutation, Query
 from graphql_api.scalars import SCALAR_OVERRIDES
 
@@ -16,7 +16,7 @@ SDL_PATH = Path(__file__).with_name("schema.graphql")
 schema = TicketingSchema(
     query=Query,
     mutation=Mutation,
-    extensions=[*limit_extensions(), ErrorCodes],
+    extensions=[PreparedDocuments],
     scalar_overrides=SCALAR_OVERRIDES,
     config=StrawberryConfig(auto_camel_case=True),
 )

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from litestar import Litestar
+from litestar.datastructures import State
 from litestar.di import Provide
 from piccolo.engine.base import Engine
 
 from app.logging import configure_logging
+from app.observability import sample_pool_usage
+from app.readiness import MigrationGate, ReadinessProbe
 from app.settings import Settings, get_settings
-from db.engine import bind_engine, create_engine, start_engine, stop_engine
+from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
+from rest.cors import cors_config
 from rest.events import EventController
-from rest.graphql import GraphQLController
+from rest.graphql import GRAPHQL_ROUTES
 from rest.http import (
     MAX_BODY_BYTES,
     StrictJSONRequest,
@@ -26,7 +31,9 @@ from rest.http import (
 )
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
+from rest.observation import ObservedLitestar
 from rest.openapi import declare_closed_inputs, declare_metadata_value, openapi_config
+from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
 from rest.scanners import ScannerController, ScannerProfileController
@@ -45,7 +52,7 @@ ROUTES = [
     *SCANNING_ROUTES,
     WebhookController,
     *OAUTH_ROUTES,
-    GraphQLController,
+    *GRAPHQL_ROUTES,
 ]
 
 
@@ -66,9 +73,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     ``ticketing serve`` factory), on ``engine`` (built from the settings when not given), which
     its lifespan binds and starts."""
     settings = settings or get_settings()
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     engine = engine or create_engine(settings)
     warn_about_settings(settings)
+    gate = MigrationGate()
+    probe = ReadinessProbe(settings, gate)
 
     @asynccontextmanager
     async def database(_: Litestar) -> AsyncIterator[None]:
@@ -77,19 +86,38 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         try:
             yield
         finally:
+            await probe.aclose()
             await stop_engine(engine)
+
+    @asynccontextmanager
+    async def pool_gauges(_: Litestar) -> AsyncIterator[None]:
+        sampler = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
+        try:
+            yield
+        finally:
+            sampler.cancel()
 
     @asynccontextmanager
     async def webhook_delivery(_: Litestar) -> AsyncIterator[None]:
         """Without Redis (the demo) this process delivers webhooks itself; with Redis it does
         not, ``ticketing worker`` does."""
-        async with in_process_delivery(settings):
+        async with in_process_delivery(settings, gate):
             yield
 
-    application = Litestar(
-        route_handlers=ROUTES,
-        lifespan=[database] if settings.redis_url else [database, webhook_delivery],
-        middleware=[bearer_authentication],
+    lifespan = [database]
+    if settings.metrics:
+        lifespan.append(pool_gauges)
+    if not settings.redis_url:
+        lifespan.append(webhook_delivery)
+    application = ObservedLitestar(
+        route_handlers=[
+            *ROUTES,
+            get_healthz,
+            get_readyz,
+            *([get_metrics] if settings.metrics else []),
+        ],
+        lifespan=lifespan,
+        middleware=[MigrationGateMiddleware(gate), bearer_authentication],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -98,7 +126,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
-        state={"settings": settings},
+        cors_config=cors_config(settings.cors_origins),
+        state=State({"settings": settings, "readiness": probe}),
+        logging_config=None,
+        access_log=settings.access_log,
+        metrics=settings.metrics,
     )
     declare_closed_inputs(application)
     declare_metadata_value(application)

@@ -12,15 +12,18 @@ from litestar.middleware.base import DefineMiddleware
 
 from app.principal import Principal
 from app.services.authentication import authenticate
+from rest.operations import OPERATIONS_PATHS
 
-PUBLIC_PATHS = ["^/schema", "^/oauth2/", "^/.well-known/", "^/favicon.ico$"]
+PUBLIC_PATHS = ["^/schema", "^/oauth2/", "^/.well-known/", "^/favicon.ico$", *OPERATIONS_PATHS]
 
 
 class BearerAuthenticationMiddleware(AbstractAuthenticationMiddleware):
     async def authenticate_request(
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
-        principal = await authenticate(connection.headers.get("authorization"))
+        principal = await authenticate(
+            connection.headers.get("authorization"), connection.app.state["settings"]
+        )
         return AuthenticationResult(user=principal, auth=None)
 
 

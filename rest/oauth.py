@@ -19,7 +19,7 @@ from litestar.openapi.datastructures import ResponseSpec
 
 from app.schemas.oauth import AuthorizationServerMetadata, TokenError, TokenResponse
 from app.services.oauth import authorization, consent, discovery, server
-from app.settings import get_settings
+from app.settings import Settings
 from rest.http import FORM_BODY_OPT
 from rest.oauth_openapi import (
     FORM_MEDIA_TYPE,
@@ -74,7 +74,11 @@ def _not_a_form() -> Response[Any]:
     )
 
 
-def _page(answer: authorization.Answer) -> Response[Any]:
+def _settings(request: Request[Any, Any, Any]) -> Settings:
+    return request.app.state["settings"]
+
+
+def _page(answer: authorization.Answer, settings: Settings) -> Response[Any]:
     if isinstance(answer, server.Outcome):
         return Response(
             b"",
@@ -106,7 +110,7 @@ def _page(answer: authorization.Answer) -> Response[Any]:
         path=AUTHORIZE_PATH,
         httponly=True,
         samesite="strict",
-        secure=get_settings().public_url.startswith("https:"),
+        secure=settings.public_url.startswith("https:"),
         max_age=600,
     )
     return Response(body, media_type=MediaType.HTML, headers=PAGE_HEADERS, cookies=[cookie])
@@ -125,7 +129,8 @@ def _page(answer: authorization.Answer) -> Response[Any]:
     operation_class=AuthorizeOperation,
 )
 async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
-    return _page(await authorization.authorize(_query_pairs(request)))
+    settings = _settings(request)
+    return _page(await authorization.authorize(_query_pairs(request), settings), settings)
 
 
 @post(
@@ -145,10 +150,11 @@ async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
         for name, value in request.cookies.items()
         if name.startswith(consent.CSRF_COOKIE_PREFIX)
     }
+    settings = _settings(request)
     answer = await authorization.decide(
-        form.get("consent"), cookies, form.get("decision") == "approve"
+        form.get("consent"), cookies, form.get("decision") == "approve", settings
     )
-    return _page(answer)
+    return _page(answer, settings)
 
 
 @post(
@@ -168,7 +174,9 @@ async def token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
     pairs = await _form_pairs(request)
     if pairs is None:
         return _not_a_form()
-    outcome = await server.token_endpoint(pairs, request.headers.get("authorization"))
+    outcome = await server.token_endpoint(
+        pairs, request.headers.get("authorization"), _settings(request)
+    )
     return _json_outcome(outcome)
 
 
@@ -188,7 +196,9 @@ async def revoke(request: Request[Any, Any, Any]) -> Response[Any]:
     pairs = await _form_pairs(request)
     if pairs is None:
         return _not_a_form()
-    outcome = await server.revocation_endpoint(pairs, request.headers.get("authorization"))
+    outcome = await server.revocation_endpoint(
+        pairs, request.headers.get("authorization"), _settings(request)
+    )
     return _json_outcome(outcome)
 
 
@@ -198,8 +208,10 @@ async def revoke(request: Request[Any, Any, Any]) -> Response[Any]:
     summary="Authorization server metadata (RFC 8414)",
     security=[{}],
 )
-async def authorization_server_metadata() -> AuthorizationServerMetadata:
-    return discovery.metadata()
+async def authorization_server_metadata(
+    request: Request[Any, Any, Any],
+) -> AuthorizationServerMetadata:
+    return discovery.metadata(_settings(request))
 
 
 @get(
@@ -208,8 +220,8 @@ async def authorization_server_metadata() -> AuthorizationServerMetadata:
     summary="Public keys of the access tokens (JWKS)",
     security=[{}],
 )
-async def jwks() -> dict[str, Any]:
-    return await discovery.jwks()
+async def jwks(request: Request[Any, Any, Any]) -> dict[str, Any]:
+    return await discovery.jwks(_settings(request))
 
 
 OAUTH_ROUTES = [authorize, decide, token, revoke, authorization_server_metadata, jwks]

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import msgspec
+from asyncpg.exceptions import PostgresConnectionError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -33,6 +34,8 @@ class Problem(msgspec.Struct, omit_defaults=True):
     status: int
     detail: str
     errors: list[ProblemFieldError] | None = None
+    checks: dict[str, str] | None = None
+    """``/readyz`` only: the state of each dependency it checked."""
 
 
 def problem_response(
@@ -42,6 +45,7 @@ def problem_response(
     detail: str,
     errors: list[FieldError] | None = None,
     headers: dict[str, str] | None = None,
+    checks: dict[str, str] | None = None,
 ) -> Response[Problem]:
     body = Problem(
         type=f"/problems/{slug}",
@@ -49,6 +53,7 @@ def problem_response(
         status=status,
         detail=detail,
         errors=[ProblemFieldError(e.field, e.message) for e in errors] if errors else None,
+        checks=checks,
     )
     return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
@@ -131,8 +136,31 @@ def handle_unexpected_error(request: Request[Any, Any, Any], error: Exception) -
     )
 
 
+def handle_unreachable_dependency(
+    request: Request[Any, Any, Any], error: Exception
+) -> Response[Problem]:
+    """The database (or Redis) refused, dropped or did not answer a connection: a 503 and one
+    log line, not a 500 with a stack trace; ``/readyz`` says which dependency it is."""
+    logger.warning(
+        "%s %s: a dependency did not answer (%s)",
+        request.method,
+        request.url.path,
+        type(error).__name__,
+    )
+    return problem_response(
+        503,
+        "unavailable",
+        "Service unavailable",
+        "A service this API depends on did not answer; try again shortly.",
+        headers={"Retry-After": "1"},
+    )
+
+
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     DomainError: handle_domain_error,
+    ConnectionError: handle_unreachable_dependency,
+    TimeoutError: handle_unreachable_dependency,
+    PostgresConnectionError: handle_unreachable_dependency,
     ValidationException: handle_validation_error,
     HTTPException: handle_http_error,
     Exception: handle_unexpected_error,

@@ -15,9 +15,12 @@ at once (each has its own database, arq queue and Redis names).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,6 +133,26 @@ async def client(database: Engine) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=create_app(get_settings(), engine=database))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver.local") as client:
         yield client
+
+
+AppClient = Callable[..., AbstractAsyncContextManager[httpx.AsyncClient]]
+
+
+@pytest.fixture
+def app_client(database: Engine) -> AppClient:
+    """``async with app_client(graphiql=False) as client``: the app in-process with some
+    settings changed (the composition root gets them, as ``ticketing serve`` would)."""
+    from app.settings import get_settings
+    from rest.app import create_app
+
+    @asynccontextmanager
+    async def changed(**settings: Any) -> AsyncIterator[httpx.AsyncClient]:
+        app = create_app(dataclasses.replace(get_settings(), **settings), engine=database)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver.local") as c:
+            yield c
+
+    return changed
 
 
 @pytest.fixture

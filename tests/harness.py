@@ -12,11 +12,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
 import socket
 import uuid
+from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
 
 import asyncpg
@@ -117,12 +119,12 @@ async def unavailable_services() -> list[str]:
     return down
 
 
-async def create_database() -> None:
-    await _postgres(f'CREATE DATABASE "{RUN_NAME}"')
+async def create_database(name: str = RUN_NAME) -> None:
+    await _postgres(f'CREATE DATABASE "{name}"')
 
 
-async def drop_database() -> None:
-    await _postgres(f'DROP DATABASE IF EXISTS "{RUN_NAME}" WITH (FORCE)')
+async def drop_database(name: str = RUN_NAME) -> None:
+    await _postgres(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 async def run_keys() -> list[bytes]:
@@ -144,3 +146,14 @@ async def delete_run_keys() -> int:
     finally:
         await client.aclose()
     return len(keys)
+
+
+@contextlib.asynccontextmanager
+async def empty_database() -> AsyncIterator[str]:
+    """A database of its own for one test, empty (not migrated), dropped afterwards; its URL."""
+    name = f"{RUN_NAME}_empty_{uuid.uuid4().hex[:8]}"
+    await _postgres(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{POSTGRES_URL.rstrip('/')}/{name}"
+    finally:
+        await _postgres(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,14 +1,21 @@
-"""Running the service as real processes in tests: ``ticketing serve``, free ports, readiness."""
+"""Running the service as real processes in tests: ``ticketing serve`` and ``ticketing worker``,
+free ports, readiness."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import re
+import signal
 import sys
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 import httpx
 
@@ -16,7 +23,42 @@ from tests.harness import free_port
 
 TICKETING = str(Path(sys.executable).with_name("ticketing"))
 START_TIMEOUT_SECONDS = 60.0
+COMMAND_TIMEOUT_SECONDS = 60.0
 STOP_TIMEOUT_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int
+    stdout: str
+    stderr: str
+
+    def json(self) -> Any:
+        """The single JSON object a successful command prints."""
+        assert self.code == 0, self.stderr
+        assert self.stdout.endswith("\n") and self.stdout.count("\n") == 1, self.stdout
+        value = json.loads(self.stdout)
+        assert isinstance(value, dict)
+        return value
+
+    def failure(self) -> str:
+        """The one-line message of a failed command (nothing on stdout)."""
+        assert self.code != 0 and self.stdout == "", (self.code, self.stdout)
+        lines = self.stderr.strip().splitlines()
+        assert len(lines) == 1, self.stderr
+        return lines[0]
+
+
+async def ticketing(*args: str, **env: str) -> Outcome:
+    process = await asyncio.create_subprocess_exec(
+        TICKETING,
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, **env},
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_SECONDS)
+    return Outcome(process.returncode or 0, stdout.decode(), stderr.decode())
 
 
 async def wait_until_serving(base_url: str, process: asyncio.subprocess.Process) -> None:
@@ -77,3 +119,98 @@ async def serving(
             yield urls
         finally:
             await asyncio.gather(*(stop(process) for process in processes))
+
+
+@dataclass
+class RunningProcess:
+    """A ``ticketing`` subprocess whose stdout and stderr go to one temporary file."""
+
+    process: asyncio.subprocess.Process
+    output: IO[bytes]
+    url: str = ""
+    final: str | None = None
+    """The whole output, kept once the process has stopped and its file is gone."""
+
+    def log(self) -> str:
+        if self.final is not None:
+            return self.final
+        self.output.seek(0)
+        return self.output.read().decode(errors="replace")
+
+    def lines(self) -> list[str]:
+        return self.log().splitlines()
+
+    async def wait_for_log(self, text: str, within: float = 20) -> None:
+        """Bounded poll of the output for ``text``."""
+        deadline = asyncio.get_running_loop().time() + within
+        while text not in self.log():
+            assert self.process.returncode is None or text in self.log(), self.log()[-3000:]
+            assert asyncio.get_running_loop().time() < deadline, self.log()[-3000:]
+            await asyncio.sleep(0.1)
+
+
+LISTENING = re.compile(r"listening on (http://\S+?):(\d+)")
+
+
+@asynccontextmanager
+async def served(*args: str, **env: str) -> AsyncIterator[RunningProcess]:
+    """``ticketing serve ARGS`` on a free port with ``env`` over this run's environment; its base
+    URL is read from the line saying where it listens, then ``/healthz`` is polled until it
+    answers."""
+    with tempfile.TemporaryFile() as output:
+        process = await asyncio.create_subprocess_exec(
+            TICKETING, "serve", "--host", "127.0.0.1", "--port", str(free_port()), *args,
+            env={**os.environ, **env}, stdout=output, stderr=output,
+        )  # fmt: skip
+        running = RunningProcess(process, output)
+        try:
+            await running.wait_for_log("listening on", within=START_TIMEOUT_SECONDS)
+            match = LISTENING.search(running.log())
+            assert match, running.log()
+            running.url = f"{match.group(1)}:{match.group(2)}"
+            await _wait_for_health(running)
+            yield running
+        except BaseException:
+            sys.stderr.write(running.log()[-4000:])
+            raise
+        finally:
+            await stop(process)
+            running.final = running.log()
+
+
+async def _wait_for_health(running: RunningProcess) -> None:
+    deadline = asyncio.get_running_loop().time() + START_TIMEOUT_SECONDS
+    async with httpx.AsyncClient(base_url=running.url, timeout=2.0) as client:
+        while True:
+            assert running.process.returncode is None, running.log()
+            with contextlib.suppress(httpx.TransportError):
+                if (await client.get("/healthz")).status_code == 200:
+                    return
+            assert asyncio.get_running_loop().time() < deadline, running.log()
+            await asyncio.sleep(0.1)
+
+
+@asynccontextmanager
+async def worker(redis_url: str, *args: str, **env: str) -> AsyncIterator[RunningProcess]:
+    """``ticketing worker ARGS`` on this run's database and queue; its output is shown on
+    failure, and it is stopped with SIGTERM (then killed if it does not end)."""
+    with tempfile.TemporaryFile() as output:
+        process = await asyncio.create_subprocess_exec(
+            TICKETING, "worker", *args, env={**os.environ, "REDIS_URL": redis_url, **env},
+            stdout=output, stderr=output,
+        )  # fmt: skip
+        running = RunningProcess(process, output)
+        try:
+            yield running
+        except BaseException:
+            sys.stderr.write(running.log()[-4000:])
+            raise
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.wait_for(process.wait(), 30)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
+            running.final = running.log()

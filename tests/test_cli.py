@@ -7,56 +7,16 @@ JSON object on stdout, and a failure prints one line on stderr and exits non-zer
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from httpx import AsyncClient
 
-from tests.processes import TICKETING
+from tests.processes import ticketing
 from tests.support import ok, problem
-
-COMMAND_TIMEOUT_SECONDS = 60.0
-
-
-@dataclass(frozen=True)
-class Outcome:
-    code: int
-    stdout: str
-    stderr: str
-
-    def json(self) -> Any:
-        """The single JSON object a successful command prints."""
-        assert self.code == 0, self.stderr
-        assert self.stdout.endswith("\n") and self.stdout.count("\n") == 1, self.stdout
-        value = json.loads(self.stdout)
-        assert isinstance(value, dict)
-        return value
-
-    def failure(self) -> str:
-        """The one-line message of a failed command (nothing on stdout)."""
-        assert self.code != 0 and self.stdout == "", (self.code, self.stdout)
-        lines = self.stderr.strip().splitlines()
-        assert len(lines) == 1, self.stderr
-        return lines[0]
-
-
-async def ticketing(*args: str, **env: str) -> Outcome:
-    process = await asyncio.create_subprocess_exec(
-        TICKETING,
-        *args,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env={**os.environ, **env},
-    )
-    stdout, stderr = await asyncio.wait_for(process.communicate(), COMMAND_TIMEOUT_SECONDS)
-    return Outcome(process.returncode or 0, stdout.decode(), stderr.decode())
 
 
 @pytest.fixture

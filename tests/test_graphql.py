@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from typing import Any
 
 import pytest
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 
+from tests.conftest import AppClient
 from tests.support import (
     Tenant,
     create_event,
@@ -753,14 +753,8 @@ async def test_an_unexpected_failure_is_masked_logged_and_contained(
     assert any("hunter2" in str(record.exc_info) for record in caplog.records if record.exc_info)
 
 
-async def test_graphiql_can_be_turned_off(database: None, tenant: Tenant) -> None:
-    from app.settings import get_settings
-    from rest.app import create_app
-
-    app = create_app(dataclasses.replace(get_settings(), graphiql=False))
-    async with AsyncClient(
-        transport=ASGITransport(app=app), base_url="http://testserver.local"
-    ) as off:
+async def test_graphiql_can_be_turned_off(app_client: AppClient, tenant: Tenant) -> None:
+    async with app_client(graphiql=False) as off:
         html = {"Accept": "text/html"}
         assert (await off.get("/graphql", headers=html)).status_code == 401
         assert (await off.get("/graphql", headers={**html, **tenant.headers})).status_code == 404

@@ -18,7 +18,7 @@ import subprocess
 import threading
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -32,6 +32,7 @@ from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 from joserfc import jwt
 from joserfc.jwk import KeySet
 from litestar import Litestar
+from piccolo.engine.base import Engine
 
 from app import timeutil
 from app.private_keys import algorithm_of, import_private_pem
@@ -41,6 +42,7 @@ from app.services.oauth.dev_idp import ensure_dev_idp, mint_user_token
 from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
 from db.tables import OAuthClient, OAuthRefreshToken
+from tests.conftest import AppClient
 from tests.harness import free_port
 from tests.processes import TICKETING
 from tests.statements import count_statements
@@ -70,10 +72,10 @@ def idp_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def app(idp_dir: Path, database: None) -> Litestar:
+def app(idp_dir: Path, database: Engine) -> Litestar:
     from rest.app import create_app
 
-    return create_app()
+    return create_app(get_settings(), engine=database)
 
 
 @pytest.fixture
@@ -804,7 +806,7 @@ async def test_key_rotation_keeps_live_tokens_valid(
     registered = await register()
     oauth = third_party(app, registered)
     before = (await oauth.fetch_token(TOKEN_URL, grant_type="client_credentials"))["access_token"]
-    new_kid = await signing_keys.rotate()
+    new_kid = await signing_keys.rotate(get_settings())
     after = (await oauth.fetch_token(TOKEN_URL, grant_type="client_credentials"))["access_token"]
     assert jwt.decode(after, KeySet.import_key_set(ok(await client.get("/oauth2/jwks.json"))))
     published = {key["kid"] for key in ok(await client.get("/oauth2/jwks.json"))["keys"]}
@@ -820,9 +822,9 @@ async def test_access_token_check_is_one_indexed_query(
     token = await third_party(app, registered).fetch_token(
         TOKEN_URL, grant_type="client_credentials"
     )
-    await authenticate_access_token(token["access_token"])
+    await authenticate_access_token(token["access_token"], get_settings())
     with count_statements() as counter:
-        principal = await authenticate_access_token(token["access_token"])
+        principal = await authenticate_access_token(token["access_token"], get_settings())
     queries = [sql for sql in counter.statements if "pg_advisory_unlock_all" not in sql]
     assert len(queries) == 1 and '"oauth_grants"."id" =' in queries[0], counter.statements
     assert principal.credential == "oauth" and principal.client_id == registered.client_id
@@ -937,8 +939,10 @@ async def test_concurrent_refreshes_with_one_token_revoke_the_family(
 
 
 @pytest.fixture
-def idp_by_url(idp_dir: Path) -> Iterator[None]:
-    """The same IdP, its JWKS served over HTTP on 127.0.0.1, with an audience configured."""
+def idp_by_url(idp_dir: Path, database: Engine) -> Iterator[Litestar]:
+    """The app with the same IdP, its JWKS served over HTTP on 127.0.0.1, and an audience."""
+    from rest.app import create_app
+
     jwks = (idp_dir / "dev-idp-jwks.json").read_bytes()
 
     class Handler(BaseHTTPRequestHandler):
@@ -954,41 +958,36 @@ def idp_by_url(idp_dir: Path) -> Iterator[None]:
     httpd = ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    saved = {name: os.environ.get(name) for name in ("TICKETING_IDP_JWKS_FILE",)}
-    os.environ.pop("TICKETING_IDP_JWKS_FILE")
-    os.environ["TICKETING_IDP_JWKS_URL"] = f"http://127.0.0.1:{httpd.server_port}/jwks"
-    os.environ["TICKETING_IDP_AUDIENCE"] = "ticketing-api"
-    get_settings.cache_clear()
+    settings = replace(
+        get_settings(),
+        idp_jwks_file=None,
+        idp_jwks_url=f"http://127.0.0.1:{httpd.server_port}/jwks",
+        idp_audience="ticketing-api",
+    )
     try:
-        yield
+        yield create_app(settings, engine=database)
     finally:
-        os.environ.pop("TICKETING_IDP_JWKS_URL")
-        os.environ.pop("TICKETING_IDP_AUDIENCE")
-        os.environ.update({name: value for name, value in saved.items() if value})
-        get_settings.cache_clear()
         httpd.shutdown()
         httpd.server_close()
 
 
 async def test_idp_keys_from_a_url_and_the_audience_check(
-    app: Litestar,
-    browser: httpx.AsyncClient,
-    register: Callable[..., Any],
-    idp_dir: Path,
-    idp_by_url: None,
+    register: Callable[..., Any], idp_dir: Path, idp_by_url: Litestar
 ) -> None:
     registered = await register()
     tenant = registered.tenant
-    oauth = third_party(app, registered, scope="events.read")
-    with_audience = user_token(idp_dir, tenant.email, audience="ticketing-api")
-    url, _ = await authorize_url(oauth, tenant, idp_dir, token=with_audience)
-    consent_form(await browser.get(url))
-    for token in (
-        user_token(idp_dir, tenant.email),
-        user_token(idp_dir, tenant.email, audience="another-api"),
-    ):
-        url, _ = await authorize_url(oauth, tenant, idp_dir, token=token)
-        assert redirect_params(await browser.get(url))["error"] == "access_denied"
+    oauth = third_party(idp_by_url, registered, scope="events.read")
+    transport = httpx.ASGITransport(app=idp_by_url)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE_URL) as browser:
+        with_audience = user_token(idp_dir, tenant.email, audience="ticketing-api")
+        url, _ = await authorize_url(oauth, tenant, idp_dir, token=with_audience)
+        consent_form(await browser.get(url))
+        for token in (
+            user_token(idp_dir, tenant.email),
+            user_token(idp_dir, tenant.email, audience="another-api"),
+        ):
+            url, _ = await authorize_url(oauth, tenant, idp_dir, token=token)
+            assert redirect_params(await browser.get(url))["error"] == "access_denied"
 
 
 async def test_malformed_parameters_are_refused_not_crashing(
@@ -1061,8 +1060,6 @@ async def test_sign_in_needs_email_verified_exactly_true(
 def test_start_up_warns_once_when_the_idp_audience_is_unset(
     idp_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from dataclasses import replace
-
     from rest.app import create_app
 
     settings = get_settings()
@@ -1145,3 +1142,33 @@ async def test_characters_authlib_cannot_quote_are_a_plain_400_at_every_endpoint
             auth=(registered.client_id, registered.client_secret),
         )
         token_error(response, 400, "invalid_request")
+
+
+async def test_the_issuer_is_the_public_url_the_app_was_given(
+    app_client: AppClient, register: Callable[..., Any]
+) -> None:
+    """Settings reach the OAuth services from the composition root, not from the environment."""
+    public_url = "https://tickets.example.org"
+    async with app_client(public_url=public_url) as other:
+        metadata = ok(await other.get("/.well-known/oauth-authorization-server"))
+        assert metadata["issuer"] == public_url
+        assert metadata["token_endpoint"] == f"{public_url}/oauth2/token"
+        registered = await register(scopes="events.read")
+        token = ok(
+            await other.post(
+                "/oauth2/token",
+                data={"grant_type": "client_credentials"},
+                auth=(registered.client_id, registered.client_secret or ""),
+            )
+        )
+        assert (
+            jwt.decode(
+                token["access_token"],
+                KeySet.import_key_set(ok(await other.get("/oauth2/jwks.json"))),
+            ).claims["iss"]
+            == public_url
+        )
+        ok(await other.get("/events", headers=bearer(token["access_token"])))
+    # The same token is not accepted by the app of another public URL: its issuer differs.
+    async with app_client() as default:
+        problem(await default.get("/events", headers=bearer(token["access_token"])), 401)

@@ -4,7 +4,6 @@ Redis, with a small limit so the tests stay quick."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from httpx import AsyncClient
@@ -12,35 +11,27 @@ from httpx import AsyncClient
 from app.errors import RateLimited
 from app.services.rate_limits import MemoryCounter, RedisCounter, check_rate
 from app.settings import get_settings
+from tests.conftest import AppClient
 from tests.harness import REDIS_URL
 from tests.support import Tenant, key_for, ok, problem
 
 
-@pytest.fixture
-def small_limit(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> Iterator[int]:
-    """A limit of 3 requests a minute, counted in-process or in Redis (``request.param``)."""
-    monkeypatch.setenv("TICKETING_RATE_LIMIT_PER_MINUTE", "3")
-    if getattr(request, "param", "memory") == "redis":
-        monkeypatch.setenv("REDIS_URL", REDIS_URL)
-    get_settings.cache_clear()
-    yield 3
-    monkeypatch.undo()
-    get_settings.cache_clear()
-
-
-@pytest.mark.parametrize("small_limit", ["memory", "redis"], indirect=True)
+@pytest.mark.parametrize("counted_in", ["memory", "redis"])
 async def test_over_the_limit_is_429_with_retry_after(
-    client: AsyncClient, tenant: Tenant, small_limit: int
+    app_client: AppClient, tenant: Tenant, counted_in: str
 ) -> None:
-    for _ in range(small_limit):
-        ok(await client.get("/whoami", headers=tenant.headers))
-    limited = await client.get("/events", headers=tenant.headers)
-    body = problem(limited, 429)
-    assert "3 requests per minute" in body["detail"]
-    assert 1 <= int(limited.headers["retry-after"]) <= 60
-    other_key = await key_for(tenant, ["events.read"])
-    ok(await client.get("/events", headers=other_key))
-    problem(await client.get("/whoami", headers={"Authorization": "Bearer tk_live_x"}), 401)
+    """A limit of 3 requests a minute, counted in-process or in Redis."""
+    redis_url = REDIS_URL if counted_in == "redis" else None
+    async with app_client(rate_limit_per_minute=3, redis_url=redis_url) as client:
+        for _ in range(3):
+            ok(await client.get("/whoami", headers=tenant.headers))
+        limited = await client.get("/events", headers=tenant.headers)
+        body = problem(limited, 429)
+        assert "3 requests per minute" in body["detail"]
+        assert 1 <= int(limited.headers["retry-after"]) <= 60
+        other_key = await key_for(tenant, ["events.read"])
+        ok(await client.get("/events", headers=other_key))
+        problem(await client.get("/whoami", headers={"Authorization": "Bearer tk_live_x"}), 401)
 
 
 async def test_window_resets_and_retry_after_counts_down() -> None:

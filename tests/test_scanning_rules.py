@@ -12,6 +12,7 @@ from app.errors import InvalidInput
 from app.principal import Principal
 from app.services.authentication import authenticate
 from app.services.scanning import scan_ticket
+from app.settings import get_settings
 from tests.statements import count_statements
 from tests.support import (
     Tenant,
@@ -28,7 +29,7 @@ SECOND = timedelta(seconds=1)
 
 
 async def principal_of(tenant: Tenant) -> Principal:
-    return await authenticate(f"Bearer {tenant.key}")
+    return await authenticate(f"Bearer {tenant.key}", get_settings())
 
 
 async def ticket_ids(client: AsyncClient, tenant: Tenant, size: int, **event: object) -> list[UUID]:

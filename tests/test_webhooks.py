@@ -5,13 +5,11 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import replace
 
-import httpx
 import pytest
 from httpx import AsyncClient
 
-from app.settings import get_settings
+from tests.conftest import AppClient
 from tests.support import Tenant, key_for, ok, problem
 
 HOOK = {"url": "https://hooks.example.com/ticketing", "event_types": ["order.confirmed"]}
@@ -138,14 +136,10 @@ async def test_a_new_subscription_has_an_empty_delivery_log(
     }
 
 
-@pytest.fixture(scope="module")
-async def strict_client(database: None) -> AsyncIterator[AsyncClient]:
+@pytest.fixture
+async def strict_client(app_client: AppClient) -> AsyncIterator[AsyncClient]:
     """The app with private webhook targets forbidden, as in production."""
-    from rest.app import create_app
-
-    settings = replace(get_settings(), allow_private_webhooks=False, redis_url="redis://unused")
-    transport = httpx.ASGITransport(app=create_app(settings))
-    async with AsyncClient(transport=transport, base_url="http://testserver.local") as client:
+    async with app_client(allow_private_webhooks=False, redis_url="redis://unused") as client:
         yield client
 
 

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
-import signal
-import sys
-import tempfile
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
-from typing import IO, Any
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from arq import create_pool
@@ -24,51 +20,10 @@ from app.services.webhook_delivery import DeliveryRef
 from app.settings import get_settings
 from db.tables import WebhookDelivery
 from tests.harness import REDIS_URL, free_port
-from tests.processes import TICKETING
+from tests.processes import worker
 from tests.support import Tenant, create_venue, ok, place_order
 from tests.webhooks_support import Receiver, emit, settled_log, subscribe, verified
 from workers.jobs import enqueue_deliveries, relay
-
-
-@dataclass
-class WorkerProcess:
-    process: asyncio.subprocess.Process
-    output: IO[bytes]
-
-    def log(self) -> str:
-        self.output.seek(0)
-        return self.output.read().decode(errors="replace")
-
-    async def wait_for_log(self, text: str, within: float = 20) -> None:
-        """Bounded poll of the worker's output for ``text``."""
-        deadline = asyncio.get_running_loop().time() + within
-        while text not in self.log():
-            assert asyncio.get_running_loop().time() < deadline, self.log()[-2000:]
-            await asyncio.sleep(0.1)
-
-
-@contextlib.asynccontextmanager
-async def worker(redis_url: str) -> AsyncIterator[WorkerProcess]:
-    """``ticketing worker`` on this run's database and queue; its output is shown on failure."""
-    env = {**os.environ, "REDIS_URL": redis_url}
-    with tempfile.TemporaryFile() as output:
-        process = await asyncio.create_subprocess_exec(
-            TICKETING, "worker", env=env, stdout=output, stderr=output
-        )
-        running = WorkerProcess(process, output)
-        try:
-            yield running
-        except BaseException:
-            sys.stderr.write(running.log()[-4000:])
-            raise
-        finally:
-            if process.returncode is None:
-                process.send_signal(signal.SIGTERM)
-                try:
-                    await asyncio.wait_for(process.wait(), 15)
-                except TimeoutError:
-                    process.kill()
-                    await process.wait()
 
 
 class RedisServer:

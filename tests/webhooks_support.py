@@ -13,7 +13,8 @@ from standardwebhooks.webhooks import Webhook as StockVerifier
 
 from app.services.outbox import record_event
 from app.services.webhook_delivery import DeliveryRef, relay_outbox
-from db.tables import OutboxEvent, WebhookDelivery
+from db.tables import WebhookDelivery
+from db.transactions import transaction
 from tests.harness import free_port
 from tests.support import Tenant, ok
 
@@ -110,7 +111,7 @@ async def settled_log(
 
 
 async def emit(tenant: Tenant, kind: str, data: dict[str, Any]) -> uuid.UUID:
-    async with OutboxEvent._meta.db.transaction():
+    async with transaction():
         return await record_event(tenant.org_id, kind, data)
 
 

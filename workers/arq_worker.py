@@ -21,9 +21,12 @@ from arq.connections import RedisSettings
 from arq.worker import Worker
 
 from app.logging import configure_logging
+from app.observability import sample_pool_usage
+from app.server import url_host
 from app.services.webhook_delivery import DELIVERY_TIMEOUT_SECONDS, delivery_client
 from app.settings import Settings
 from workers.jobs import deliver, recover, relay
+from workers.metrics_endpoint import start_metrics_endpoint
 
 logger = logging.getLogger("ticketing.worker")
 
@@ -31,7 +34,6 @@ JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 5
 """Bounds every job; arq takes a job of a killed worker up again this long plus 10 s later."""
 MAX_DELIVER_TRIES = 100
 """arq's own retry bound, far above the attempts the delivery log allows (it decides)."""
-SHUTDOWN_SECONDS = 5.0
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
@@ -62,48 +64,95 @@ def worker_options(settings: Settings, ctx: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def run_worker(settings: Settings) -> None:
-    """Run arq until cancelled, starting it again whenever Redis drops out."""
-    from db.engine import bind_engine, create_engine, start_engine, stop_engine
+async def _run_until_stopped(worker: Worker, stopping: asyncio.Event, grace: float) -> None:
+    """Run arq until it stops (Redis went away: its error propagates) or ``stopping`` is set.
+
+    On stopping, the worker takes no new job and waits up to ``grace`` seconds for those in
+    flight; arq then cancels the rest and puts them back in the queue, and a cancelled delivery
+    is retried once its lease runs out. Either way no delivery is lost.
+    """
+    main = asyncio.create_task(worker.main())
+    stop = asyncio.create_task(stopping.wait())
+    try:
+        await asyncio.wait({main, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if main.done():
+            main.result()
+            return
+        worker.allow_pick_jobs = False
+        in_flight = [task for task in worker.tasks.values() if not task.done()]
+        logger.info("stopping: waiting up to %g s for %d jobs in flight", grace, len(in_flight))
+        if in_flight:
+            await asyncio.wait(in_flight, timeout=grace)
+    finally:
+        stop.cancel()
+        main.cancel()
+        with contextlib.suppress(asyncio.CancelledError, *REDIS_ERRORS):
+            await main
+
+
+async def run_worker(
+    settings: Settings, stopping: asyncio.Event, metrics_address: tuple[str, int] | None = None
+) -> None:
+    """Run arq until ``stopping`` is set, starting it again whenever Redis drops out."""
+    from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 
     engine = create_engine(settings)
     bind_engine(engine)
     await start_engine(engine)
+    metrics = None
+    pool_gauges = None
+    if metrics_address is not None:
+        metrics = await start_metrics_endpoint(*metrics_address)
+        pool_gauges = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
+        host, port = metrics.sockets[0].getsockname()[:2]
+        logger.info("metrics on http://%s:%d/metrics", url_host(host), port)
     client = delivery_client(settings)
     delay = 1.0
     try:
-        while True:
+        while not stopping.is_set():
             started = time.monotonic()
             worker = Worker(**worker_options(settings, {"settings": settings, "http": client}))
             try:
-                await worker.main()
+                await _run_until_stopped(worker, stopping, settings.shutdown_timeout_seconds)
             except REDIS_ERRORS as error:
                 logger.warning("Redis is unavailable (%s); trying again shortly", error)
             finally:
                 with contextlib.suppress(*REDIS_ERRORS):
                     await worker.close()
             delay = 1.0 if time.monotonic() - started > 60 else min(delay * 2, 10.0)
-            await asyncio.sleep(delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), delay)
     finally:
+        if pool_gauges is not None:
+            pool_gauges.cancel()
+        if metrics is not None:
+            metrics.close()
         await client.aclose()
-        # A job cancelled at shutdown can leave a connection checked out, and closing the pool
-        # waits for every connection: bound the wait so that SIGTERM always ends the process.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop_engine(engine), SHUTDOWN_SECONDS)
+        await stop_engine(engine)  # bounded: a cancelled job may hold a connection
 
 
-def main(settings: Settings) -> None:
-    """Entry point of ``ticketing worker``; SIGINT and SIGTERM stop it."""
+def main(
+    settings: Settings, metrics_host: str = "127.0.0.1", metrics_port: int | None = None
+) -> None:
+    """Entry point of ``ticketing worker``. SIGTERM or SIGINT stops it gracefully (see
+    :func:`_run_until_stopped`); a second one stops it at once."""
 
     async def supervised() -> None:
         task = asyncio.current_task()
         assert task is not None
+        stopping = asyncio.Event()
+
+        def stop() -> None:
+            if stopping.is_set():
+                task.cancel()
+            stopping.set()
+
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, task.cancel)
+            loop.add_signal_handler(signum, stop)
+        address = None if metrics_port is None else (metrics_host, metrics_port)
         with contextlib.suppress(asyncio.CancelledError):
-            await run_worker(settings)
+            await run_worker(settings, stopping, address)
 
-    configure_logging(settings.log_level)
-    logging.getLogger("arq").setLevel(logging.WARNING)
+    configure_logging(settings.log_level, settings.log_format)
     asyncio.run(supervised())

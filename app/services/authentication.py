@@ -10,6 +10,7 @@ from app.principal import Principal
 from app.services.api_keys import PREFIX, authenticate_api_key
 from app.services.oauth.tokens import authenticate_access_token
 from app.services.rate_limits import enforce_rate_limit
+from app.settings import Settings
 
 
 def bearer_token(authorization: str | None) -> str:
@@ -25,12 +26,12 @@ def bearer_token(authorization: str | None) -> str:
     return token
 
 
-async def authenticate(authorization: str | None) -> Principal:
+async def authenticate(authorization: str | None, settings: Settings) -> Principal:
     """The caller's principal, counted against its rate limit (429 once over it)."""
     token = bearer_token(authorization)
     if token.startswith(PREFIX):
         principal = await authenticate_api_key(token)
     else:
-        principal = await authenticate_access_token(token)
-    await enforce_rate_limit(principal)
+        principal = await authenticate_access_token(token, settings)
+    await enforce_rate_limit(principal, settings)
     return principal

@@ -15,6 +15,7 @@ from app.schemas.events import Event, EventCreate, EventUpdate
 from app.services.lookup import owned_row
 from app.timeutil import require_offset, utcnow
 from db.tables import Event as EventTable
+from db.transactions import transaction
 
 EVENTS = Resource(
     table=EventTable,
@@ -66,7 +67,7 @@ async def update_event(principal: Principal, event_id: UUID, data: EventUpdate) 
     for field in ("starts_at", "ends_at"):
         if changes.get(field) is not None:
             changes[field] = require_offset(changes[field], field)
-    async with EventTable._meta.db.transaction():
+    async with transaction():
         current = await owned_row(EventTable, event_id, principal.organization_id, "event")
         merged = {**current, **changes}
         _check_period(merged["starts_at"], merged["ends_at"])

@@ -27,6 +27,7 @@ from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
 from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
 from db.tables import Order as OrderTable
+from db.transactions import transaction
 
 ORDERS = Resource(
     table=OrderTable,
@@ -105,7 +106,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
     """Create a pending order and its valid tickets; emits ``order.created``."""
     _check_emails(data)
     organization_id = principal.organization_id
-    async with OrderTable._meta.db.transaction():
+    async with transaction():
         if not await Event.exists().where(
             Event.id == data.event_id, Event.organization_id == organization_id
         ):
@@ -171,7 +172,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
 @requires("orders.write")
 async def confirm_order(principal: Principal, order_id: UUID) -> Order:
     """Mark a pending order paid; emits ``order.confirmed`` exactly once, however often called."""
-    async with OrderTable._meta.db.transaction():
+    async with transaction():
         confirmed = (
             await OrderTable.update({OrderTable.status: "confirmed", OrderTable.payed_at: utcnow()})
             .where(
@@ -198,7 +199,7 @@ async def confirm_order(principal: Principal, order_id: UUID) -> Order:
 @requires("orders.write")
 async def cancel_order(principal: Principal, order_id: UUID) -> Order:
     """Cancel an order and each of its live tickets (one ``ticket.cancelled`` each); idempotent."""
-    async with OrderTable._meta.db.transaction():
+    async with transaction():
         cancelled = (
             await OrderTable.update(
                 {OrderTable.status: "cancelled", OrderTable.cancelled_at: utcnow()}
@@ -224,7 +225,7 @@ async def refund_order(principal: Principal, order_id: UUID, data: RefundCreate)
     value = amount(data.amount, "amount")
     if value <= 0:
         raise InvalidInput.field("amount", "must be greater than 0")
-    async with OrderTable._meta.db.transaction():
+    async with transaction():
         refunded = await OrderTable.raw(
             "UPDATE orders SET refunded = refunded + {} "
             "WHERE id = {} AND organization_id = {} AND refunded + {} <= total_price "

@@ -10,6 +10,7 @@ from app.principal import Principal, requires
 from app.schemas.identity import CurrentUser, OrganizationRecord, UserRecord
 from app.schemas.text import EMAIL
 from db.tables import Membership, Organization, User
+from db.transactions import transaction
 
 EMAIL_PATTERN = re.compile(EMAIL)
 CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
@@ -44,7 +45,7 @@ async def add_member(organization_id: UUID, email: str) -> UserRecord:
     """Create the user if new and make them a member of the organization."""
     email = normalize_email(email)
     await get_organization(organization_id)
-    async with User._meta.db.transaction():
+    async with transaction():
         user = await User.objects().where(User.email == email).first()
         if user is None:
             user = User(email=email)

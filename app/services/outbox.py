@@ -12,7 +12,8 @@ from uuid import UUID, uuid4
 
 import msgspec
 
-from app.timeutil import utcnow
+from app.observability import OutboxBacklog
+from app.timeutil import as_utc, utcnow
 from db.tables import OutboxEvent
 
 EVENT_TYPES: tuple[str, ...] = (
@@ -57,3 +58,19 @@ async def record_events(
         *values,
     )
     return ids
+
+
+async def outbox_backlog() -> OutboxBacklog:
+    """How many events wait to be relayed, and how long the oldest has waited (both read from the
+    ``outbox_unrelayed`` index), for the metrics."""
+    unrelayed = OutboxEvent.relayed_at.is_null()
+    rows = await OutboxEvent.count().where(unrelayed)
+    oldest = (
+        await OutboxEvent.select(OutboxEvent.created_at)
+        .where(unrelayed)
+        .order_by(OutboxEvent.created_at)
+        .limit(1)
+        .first()
+    )
+    age = (utcnow() - as_utc(oldest["created_at"])).total_seconds() if oldest else 0.0
+    return OutboxBacklog(rows=rows, oldest_age_seconds=max(age, 0.0))

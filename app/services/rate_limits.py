@@ -23,7 +23,7 @@ import redis.exceptions
 
 from app.errors import RateLimited
 from app.principal import Principal
-from app.settings import Settings, get_settings
+from app.settings import Settings
 
 WINDOW_SECONDS = 60
 
@@ -119,9 +119,8 @@ async def check_rate(
         )
 
 
-async def enforce_rate_limit(principal: Principal) -> None:
+async def enforce_rate_limit(principal: Principal, settings: Settings) -> None:
     """Count one request of the principal's credential against the configured limit."""
-    settings = get_settings()
     await check_rate(
         credential_key(principal),
         limit=settings.rate_limit_per_minute,

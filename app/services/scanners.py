@@ -1,18 +1,21 @@
 """Scanners and scanner profiles (scopes scanners.read / scanners.write).
 
-A profile's allowed events, ticket types and timeslots are rows of ``ScannerProfileTarget``
-(``kind`` says which list); an empty list admits everything. Target ids must belong to the
+A profile's allowed events, ticket types and timeslots are rows of ``ScannerProfileTarget``, each
+a foreign key to the row it allows; an empty list admits everything. Target ids must belong to the
 caller's organization, so a profile can never name another organization's rows.
 """
 
 from __future__ import annotations
 
+import operator
 from collections import defaultdict
 from datetime import datetime
+from functools import reduce
 from typing import Any
 from uuid import UUID
 
 import msgspec
+from piccolo.columns import ForeignKey
 from piccolo.table import Table
 
 from app.errors import FieldError, InvalidInput, NotFound
@@ -33,42 +36,40 @@ from db.lists import Row
 from db.tables import Event, ScannerProfileTarget, TicketType, Timeslot
 from db.tables import Scanner as ScannerTable
 from db.tables import ScannerProfile as ProfileTable
+from db.transactions import transaction
 
-TARGET_KINDS: dict[str, tuple[str, type[Table]]] = {
-    "event_ids": ("event", Event),
-    "ticket_type_ids": ("ticket_type", TicketType),
-    "timeslot_ids": ("timeslot", Timeslot),
+TARGETS: dict[str, tuple[type[Table], ForeignKey]] = {
+    "event_ids": (Event, ScannerProfileTarget.event_id),
+    "ticket_type_ids": (TicketType, ScannerProfileTarget.ticket_type_id),
+    "timeslot_ids": (Timeslot, ScannerProfileTarget.timeslot_id),
 }
-"""Body field -> (``ScannerProfileTarget.kind``, the table the ids must exist in)."""
+"""Body field -> (the table its ids must exist in, the ``ScannerProfileTarget`` column)."""
 
 Targets = dict[str, list[UUID]]
+"""A profile's target lists by body field."""
 
 
 def _with_targets(row: dict[str, Any], targets: Targets) -> dict[str, Any]:
-    return {
-        **row,
-        "event_ids": targets.get("event", []),
-        "ticket_type_ids": targets.get("ticket_type", []),
-        "timeslot_ids": targets.get("timeslot", []),
-    }
+    return {**row, **{field: targets.get(field, []) for field in TARGETS}}
 
 
 async def targets_of(profile_ids: list[UUID]) -> dict[UUID, Targets]:
-    """The target lists of each profile, by kind (one statement for any number of profiles)."""
+    """The target lists of each profile, each sorted (one statement for any number of
+    profiles)."""
     found: dict[UUID, Targets] = defaultdict(lambda: defaultdict(list))
     if not profile_ids:
         return found
-    rows = (
-        await ScannerProfileTarget.select(
-            ScannerProfileTarget.profile_id,
-            ScannerProfileTarget.kind,
-            ScannerProfileTarget.target_id,
-        )
-        .where(ScannerProfileTarget.profile_id.is_in(profile_ids))
-        .order_by(ScannerProfileTarget.target_id)
-    )
+    columns = {field: column._meta.name for field, (_, column) in TARGETS.items()}
+    rows = await ScannerProfileTarget.select(
+        ScannerProfileTarget.profile_id, *(column for _, column in TARGETS.values())
+    ).where(ScannerProfileTarget.profile_id.is_in(profile_ids))
     for row in rows:
-        found[row["profile_id"]][row["kind"]].append(row["target_id"])
+        for field, column in columns.items():
+            if row[column] is not None:
+                found[row["profile_id"]][field].append(row[column])
+    for targets in found.values():
+        for ids in targets.values():
+            ids.sort()
     return found
 
 
@@ -152,14 +153,14 @@ def _check_window(valid_from: datetime | None, valid_until: datetime | None) -> 
 
 
 async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) -> Targets:
-    """The sent target lists by kind, deduplicated and sorted as stored lists are read back;
-    ids not in the organization are a 400."""
+    """The sent target lists, deduplicated and sorted as stored lists are read back; ids not in
+    the organization are a 400."""
     targets: Targets = {}
     errors: list[FieldError] = []
     for field, ids in lists.items():
-        kind, table = TARGET_KINDS[field]
+        table, _ = TARGETS[field]
         wanted = sorted(set(ids))
-        targets[kind] = wanted
+        targets[field] = wanted
         if not wanted:
             continue
         known = {
@@ -170,6 +171,7 @@ async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) ->
         }
         unknown = [str(i) for i in wanted if i not in known]
         if unknown:
+            kind = field.removesuffix("_ids")
             errors.append(FieldError(field, f"unknown {kind} ids: {', '.join(unknown)}"))
     if errors:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
@@ -180,13 +182,14 @@ async def _replace_targets(profile_id: UUID, targets: Targets) -> None:
     """Replace the lists named in ``targets``; call inside the profile's transaction."""
     if not targets:
         return
+    columns = [TARGETS[field][1] for field in targets]
     await ScannerProfileTarget.delete().where(
         ScannerProfileTarget.profile_id == profile_id,
-        ScannerProfileTarget.kind.is_in(list(targets)),
+        reduce(operator.or_, [column.is_not_null() for column in columns]),
     )
     rows = [
-        ScannerProfileTarget(profile_id=profile_id, kind=kind, target_id=target_id)
-        for kind, ids in targets.items()
+        ScannerProfileTarget(profile_id=profile_id, **{TARGETS[field][1]._meta.name: target_id})
+        for field, ids in targets.items()
         for target_id in ids
     ]
     if rows:
@@ -202,7 +205,7 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
     _check_window(valid_from, valid_until)
     targets = await _check_targets(
         principal.organization_id,
-        {field: getattr(data, field) for field in TARGET_KINDS},
+        {field: getattr(data, field) for field in TARGETS},
     )
     now = utcnow()
     row = ProfileTable(
@@ -215,7 +218,7 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         created_at=now,
         updated_at=now,
     )
-    async with ProfileTable._meta.db.transaction():
+    async with transaction():
         await row.save()
         await _replace_targets(row.id, targets)
     return to_record(ScannerProfile, _with_targets(row.to_dict(), targets))
@@ -234,10 +237,10 @@ async def update_profile(
     _check_window(changes.get("valid_from"), changes.get("valid_until"))
     targets = await _check_targets(
         principal.organization_id,
-        {field: changes.pop(field) for field in TARGET_KINDS if field in changes},
+        {field: changes.pop(field) for field in TARGETS if field in changes},
     )
     changes["updated_at"] = utcnow()
-    async with ProfileTable._meta.db.transaction():
+    async with transaction():
         updated = (
             await ProfileTable.update(changes)
             .where(

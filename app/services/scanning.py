@@ -20,6 +20,7 @@ from uuid import UUID, uuid4
 
 from app.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.money import as_number
+from app.observability import count_scan
 from app.principal import Principal, requires
 from app.records import mapper
 from app.resources import Parent, Resource
@@ -38,6 +39,7 @@ from app.services.outbox import record_event
 from app.services.scanners import targets_of
 from app.timeutil import as_utc, utcnow
 from db.tables import Scan, Scanner, Ticket
+from db.transactions import transaction
 
 Outcome = tuple[ScanStatus, ScanReason | None]
 
@@ -166,7 +168,7 @@ async def scan_ticket(
     _check_target(ticket_id, scannable_code)
     now = utcnow() if now is None else as_utc(now)
     organization_id = principal.organization_id
-    async with Ticket._meta.db.transaction():
+    async with transaction():
         scanner = await _scanner(organization_id, scanner_id)
         ticket = await _ticket(organization_id, ticket_id, scannable_code)
         scanned_before = ticket.scanned_at is not None
@@ -180,7 +182,9 @@ async def scan_ticket(
             else:
                 ticket = admitted
         await _log(organization_id, ticket.id, scanner.id, status, reason, now)
-        return await _result(organization_id, ticket, status, reason, scanned_before)
+        result = await _result(organization_id, ticket, status, reason, scanned_before)
+    count_scan(status, reason)
+    return result
 
 
 async def _admit(
@@ -231,15 +235,15 @@ async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRul
         return ScannerRules(id=row["id"], active=row["active"])
     targets = (await targets_of([row["profile_id"]]))[row["profile_id"]]
 
-    def allowed(kind: str) -> frozenset[UUID] | None:
-        return frozenset(targets[kind]) if targets.get(kind) else None
+    def allowed(field: str) -> frozenset[UUID] | None:
+        return frozenset(targets[field]) if targets.get(field) else None
 
     return ScannerRules(
         id=row["id"],
         active=row["active"],
-        event_ids=allowed("event"),
-        ticket_type_ids=allowed("ticket_type"),
-        timeslot_ids=allowed("timeslot"),
+        event_ids=allowed("event_ids"),
+        ticket_type_ids=allowed("ticket_type_ids"),
+        timeslot_ids=allowed("timeslot_ids"),
         opens_minutes_before_start=row["opens_minutes_before_start"],
         closes_minutes_after_end=row["closes_minutes_after_end"],
         valid_from=row["valid_from"],

@@ -20,6 +20,7 @@ from app.services.outbox import record_events
 from app.timeutil import utcnow
 from db.tables import Event, Order, Timeslot
 from db.tables import Ticket as TicketTable
+from db.transactions import transaction
 
 TICKETS = Resource(
     table=TicketTable,
@@ -89,7 +90,7 @@ async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list
 @requires("orders.write")
 async def cancel_ticket(principal: Principal, ticket_id: UUID) -> Ticket:
     """Cancel one ticket; cancelling a cancelled ticket returns it unchanged."""
-    async with TicketTable._meta.db.transaction():
+    async with transaction():
         current = await owned_row(TicketTable, ticket_id, principal.organization_id, "ticket")
         cancelled = await cancel_tickets(principal.organization_id, [TicketTable.id == ticket_id])
     return to_record(Ticket, cancelled[0] if cancelled else current)

@@ -20,6 +20,7 @@ from app.timeutil import require_offset
 from db.lists import Row, condition
 from db.tables import Event, TimeslotTicketType
 from db.tables import Timeslot as TimeslotTable
+from db.transactions import transaction
 
 
 async def ticket_type_ids_of(timeslot_ids: list[UUID]) -> dict[UUID, list[UUID]]:
@@ -78,7 +79,7 @@ async def create_timeslot(principal: Principal, event_id: UUID, data: TimeslotCr
         raise InvalidInput.field(
             "ticket_type_ids", f"not ticket types of this event: {', '.join(strangers)}"
         )
-    async with TimeslotTable._meta.db.transaction():
+    async with transaction():
         row = TimeslotTable(
             organization_id=principal.organization_id,
             event_id=event_id,

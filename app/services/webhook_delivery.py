@@ -27,12 +27,14 @@ from uuid import UUID
 import httpx
 import msgspec
 
+from app.observability import count_delivery_attempt
 from app.services.public_transport import PublicTransport
 from app.services.url_safety import BlockedAddress
 from app.services.webhooks import SECRET_PREFIX
 from app.settings import Settings
 from app.timeutil import utcnow
 from db.tables import OutboxEvent, Webhook, WebhookDelivery, WebhookDeliveryAttempt
+from db.transactions import transaction
 
 DELIVERY_TIMEOUT_SECONDS = 10.0
 LEASE_SECONDS = 15.0
@@ -127,7 +129,7 @@ async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) ->
     next run takes them; a process that dies in between leaves pending deliveries, which
     :func:`due_deliveries` finds.
     """
-    async with OutboxEvent._meta.db.transaction():
+    async with transaction():
         query = (
             OutboxEvent.select(OutboxEvent.id, OutboxEvent.organization_id, OutboxEvent.event_type)
             .where(OutboxEvent.relayed_at.is_null())
@@ -358,7 +360,7 @@ async def _record(
         status = "pending"
     else:
         status = "failed"
-    async with WebhookDelivery._meta.db.transaction():
+    async with transaction():
         updated = (
             await WebhookDelivery.update(
                 {
@@ -395,4 +397,6 @@ async def _record(
             await Webhook.update(
                 {Webhook.active: False, Webhook.disabled_reason: "the endpoint answered 410 Gone"}
             ).where(Webhook.id == ref.webhook_id)
+    outcome = "gone" if verdict == "gone" else "retry" if status == "pending" else status
+    count_delivery_attempt(ref.event_id, ref.webhook_id, attempt, outcome, status_code, duration_ms)
     return AttemptResult(status if verdict != "gone" else "gone", retry_in=retry_in)

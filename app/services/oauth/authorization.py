@@ -24,6 +24,7 @@ from app.services.oauth import consent, server
 from app.services.oauth.grants import Subject
 from app.services.oauth.idp import SignInError, sign_in, verify_id_token
 from app.services.organizations import is_member
+from app.settings import Settings
 from db.tables import Organization, User
 
 
@@ -63,7 +64,7 @@ def _shown(outcome: server.Outcome) -> Answer:
 
 
 async def _signed_in_member(
-    valid: server.ValidRequest, params: dict[str, str]
+    valid: server.ValidRequest, params: dict[str, str], settings: Settings
 ) -> Subject | server.Outcome:
     raw_org = params.get("organization_id")
     if not raw_org:
@@ -76,7 +77,7 @@ async def _signed_in_member(
     if not token:
         return server.error_redirect(valid, InvalidRequestError("Missing token (the sign-in JWT)"))
     try:
-        user_id = await sign_in(await verify_id_token(token))
+        user_id = await sign_in(await verify_id_token(token, settings))
     except SignInError as error:
         return server.error_redirect(valid, AccessDeniedError(str(error)))
     if not await is_member(organization_id, user_id):
@@ -86,17 +87,17 @@ async def _signed_in_member(
     return Subject(user_id=user_id, organization_id=organization_id)
 
 
-async def authorize(pairs: list[tuple[str, str]]) -> Answer:
+async def authorize(pairs: list[tuple[str, str]], settings: Settings) -> Answer:
     """``GET /oauth2/authorize``: a redirect, the consent page, or an error page."""
-    valid = await server.validate_authorization(pairs)
+    valid = await server.validate_authorization(pairs, settings)
     if isinstance(valid, server.Outcome):
         return _shown(valid)
-    subject = await _signed_in_member(valid, dict(pairs))
+    subject = await _signed_in_member(valid, dict(pairs), settings)
     if isinstance(subject, server.Outcome):
         return subject
     if valid.client.trusted and valid.client.organization_id == subject.organization_id:
-        return _shown(await server.complete_authorization(pairs, subject))
-    ticket = await consent.issue_ticket(pairs, subject)
+        return _shown(await server.complete_authorization(pairs, subject, settings))
+    ticket = await consent.issue_ticket(pairs, subject, settings)
     user = await User.select(User.email).where(User.id == subject.user_id).first()
     organization = (
         await Organization.select(Organization.name)
@@ -114,14 +115,16 @@ async def authorize(pairs: list[tuple[str, str]]) -> Answer:
     )
 
 
-async def decide(ticket: str | None, cookies: Mapping[str, str], approved: bool) -> Answer:
+async def decide(
+    ticket: str | None, cookies: Mapping[str, str], approved: bool, settings: Settings
+) -> Answer:
     """``POST /oauth2/authorize`` from the consent page: a redirect with a code or
     ``access_denied``; a forged, expired or cross-site form is an error page."""
     try:
-        decision = await consent.redeem_ticket(ticket or "", cookies)
+        decision = await consent.redeem_ticket(ticket or "", cookies, settings)
     except consent.ConsentError as error:
         return ErrorPage(status=400, error="invalid_request", description=str(error))
     outcome = await server.complete_authorization(
-        decision.params, decision.subject if approved else None
+        decision.params, decision.subject if approved else None, settings
     )
     return _shown(outcome)

@@ -32,7 +32,7 @@ from app.private_keys import algorithm_of
 from app.services.oauth import signing_keys
 from app.services.oauth.grants import Subject
 from app.services.oauth.tokens import unverified_header
-from app.settings import get_settings
+from app.settings import Settings
 from db.tables import OAuthConsentTicket
 
 TICKET_TYPE = "consent+jwt"
@@ -57,16 +57,18 @@ class Decision:
     subject: Subject
 
 
-def _audience() -> str:
-    return get_settings().public_url + "/oauth2/authorize"
+def _audience(settings: Settings) -> str:
+    return settings.public_url + "/oauth2/authorize"
 
 
 def _digest(csrf: str) -> str:
     return hashlib.sha256(csrf.encode()).hexdigest()
 
 
-async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticket:
-    key = await signing_keys.signer()
+async def issue_ticket(
+    params: list[tuple[str, str]], subject: Subject, settings: Settings
+) -> Ticket:
+    key = await signing_keys.signer(settings)
     csrf = secrets.token_urlsafe(32)
     cookie = CSRF_COOKIE_PREFIX + secrets.token_hex(6)
     issued_at = timeutil.utcnow()
@@ -75,8 +77,8 @@ async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticke
     await OAuthConsentTicket(id=ticket_id, expires_at=issued_at + TICKET_LIFETIME).save()
     now = int(issued_at.timestamp())
     claims = {
-        "iss": get_settings().public_url,
-        "aud": _audience(),
+        "iss": settings.public_url,
+        "aud": _audience(settings),
         "jti": str(ticket_id),
         "iat": now,
         "exp": now + int(TICKET_LIFETIME.total_seconds()),
@@ -90,7 +92,7 @@ async def issue_ticket(params: list[tuple[str, str]], subject: Subject) -> Ticke
     return Ticket(token=jwt.encode(header, claims, key), csrf_cookie=cookie, csrf=csrf)
 
 
-async def redeem_ticket(token: str, cookies: Mapping[str, str]) -> Decision:
+async def redeem_ticket(token: str, cookies: Mapping[str, str], settings: Settings) -> Decision:
     """The request and user a ticket stands for, if it is ours, live and from this browser
     (``cookies``: the request's ``oauth_csrf_*`` cookies)."""
     try:
@@ -98,13 +100,13 @@ async def redeem_ticket(token: str, cookies: Mapping[str, str]) -> Decision:
     except ValueError:
         raise ConsentError("The consent form is not valid") from None
     kid = header.get("kid")
-    key = await signing_keys.verification_key(kid) if isinstance(kid, str) else None
+    key = await signing_keys.verification_key(kid, settings) if isinstance(kid, str) else None
     if key is None or header.get("typ") != TICKET_TYPE:
         raise ConsentError("The consent form is not valid")
     registry = jwt.JWTClaimsRegistry(
         now=lambda: int(timeutil.utcnow().timestamp()),
-        iss={"essential": True, "value": get_settings().public_url},
-        aud={"essential": True, "value": _audience()},
+        iss={"essential": True, "value": settings.public_url},
+        aud={"essential": True, "value": _audience(settings)},
         exp={"essential": True},
         jti={"essential": True},
     )

@@ -7,11 +7,11 @@ from typing import Any
 from app.principal import SCOPES
 from app.schemas.oauth import AuthorizationServerMetadata
 from app.services.oauth import signing_keys
-from app.settings import get_settings
+from app.settings import Settings
 
 
-def metadata() -> AuthorizationServerMetadata:
-    issuer = get_settings().public_url
+def metadata(settings: Settings) -> AuthorizationServerMetadata:
+    issuer = settings.public_url
     return AuthorizationServerMetadata(
         issuer=issuer,
         authorization_endpoint=f"{issuer}/oauth2/authorize",
@@ -33,5 +33,5 @@ def metadata() -> AuthorizationServerMetadata:
     )
 
 
-async def jwks() -> dict[str, Any]:
-    return await signing_keys.jwks()
+async def jwks(settings: Settings) -> dict[str, Any]:
+    return await signing_keys.jwks(settings)

@@ -16,6 +16,7 @@ from uuid import UUID
 
 from app import timeutil
 from db.tables import OAuthAuthorizationCode, OAuthGrant, OAuthRefreshToken
+from db.transactions import transaction
 
 CODE_LIFETIME = timedelta(minutes=10)
 REFRESH_TOKEN_LIFETIME = timedelta(days=30)
@@ -95,7 +96,7 @@ async def save_code(
     code_challenge_method: str | None,
 ) -> None:
     """Start a family with its authorization code (valid for ``CODE_LIFETIME``)."""
-    async with OAuthGrant._meta.db.transaction():
+    async with transaction():
         grant_id = await create_family(client_pk, subject.organization_id, subject.user_id, scope)
         await OAuthAuthorizationCode(
             code_hash=token_hash(code),
@@ -111,7 +112,7 @@ async def save_code(
 async def revoke_family(grant_id: UUID) -> None:
     """Revoke a family: its access tokens (checked per request) and its refresh tokens."""
     now = timeutil.utcnow()
-    async with OAuthGrant._meta.db.transaction():
+    async with transaction():
         await OAuthGrant.update({OAuthGrant.revoked_at: now}).where(
             OAuthGrant.id == grant_id, OAuthGrant.revoked_at.is_null()
         )

@@ -27,7 +27,7 @@ from app import timeutil
 from app.errors import InvalidInput
 from app.services.oauth.tokens import unverified_header
 from app.services.organizations import normalize_email
-from app.settings import get_settings
+from app.settings import Settings
 from db.tables import User
 
 ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256", "EdDSA"]
@@ -51,8 +51,7 @@ class _JwksCache:
 _jwks = _JwksCache()
 
 
-async def _read_jwks(force: bool) -> KeySet:
-    settings = get_settings()
+async def _read_jwks(settings: Settings, force: bool) -> KeySet:
     now = time.monotonic()
     if settings.idp_jwks_file is not None:
         path = settings.idp_jwks_file
@@ -90,18 +89,17 @@ class Identity:
     email: str
 
 
-async def verify_id_token(token: str) -> Identity:
+async def verify_id_token(token: str, settings: Settings) -> Identity:
     """The verified identity in an IdP JWT, or :class:`SignInError`."""
-    settings = get_settings()
     if settings.idp_issuer is None:
         raise SignInError("No identity provider is configured on this server")
     try:
         kid = unverified_header(token).get("kid")
     except ValueError:
         raise SignInError("The sign-in token is not a JWT") from None
-    keys = await _read_jwks(force=False)
+    keys = await _read_jwks(settings, force=False)
     if kid and not any(key.kid == kid for key in keys.keys):
-        keys = await _read_jwks(force=True)
+        keys = await _read_jwks(settings, force=True)
     claims_options: dict[str, Any] = {
         "iss": {"essential": True, "value": settings.idp_issuer},
         "sub": {"essential": True},

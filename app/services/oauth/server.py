@@ -15,7 +15,7 @@ import binascii
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cache, cached_property, partial
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -39,7 +39,7 @@ from app.services.oauth import grants as storage
 from app.services.oauth.clients import Client, find_client
 from app.services.oauth.grants import Subject
 from app.services.oauth.tokens import EXPIRES_IN, issue_access_token, verify_access_token
-from app.settings import get_settings
+from app.settings import Settings
 
 T = TypeVar("T")
 
@@ -103,16 +103,21 @@ def _checked_authorization(authorization: str | None) -> str | None:
 class Request(OAuth2Request):
     """An HTTP request as authlib sees it: parameters of the query (GET) or the form (POST).
 
-    Its URI is built on ``TICKETING_PUBLIC_URL``; authlib refuses (``insecure_transport``) one that
-    is plain http on a host other than loopback, as RFC 6749 requires TLS for these endpoints.
+    Its URI is built on the public URL (``TICKETING_PUBLIC_URL``); authlib refuses
+    (``insecure_transport``) one that is plain http on a host other than loopback, as RFC 6749
+    requires TLS for these endpoints.
     """
 
     def __init__(
-        self, method: str, path: str, pairs: list[tuple[str, str]], authorization: str | None
+        self,
+        method: str,
+        url: str,
+        pairs: list[tuple[str, str]],
+        authorization: str | None,
     ) -> None:
         authorization = _checked_authorization(authorization)
         headers = {"Authorization": authorization} if authorization else {}
-        super().__init__(method, get_settings().public_url + path, headers=headers)
+        super().__init__(method, url, headers=headers)
         self.payload = _Payload(pairs)
 
     @property
@@ -220,7 +225,7 @@ class _Revocable:
         return client.id == self.client_pk or client.client_id == self.client_id
 
 
-async def _find_revocable(token: str, hint: str | None) -> _Revocable | None:
+async def _find_revocable(token: str, hint: str | None, settings: Settings) -> _Revocable | None:
     if hint != "access_token":
         family = await storage.family_of_refresh_token(token)
         if family is not None:
@@ -228,7 +233,7 @@ async def _find_revocable(token: str, hint: str | None) -> _Revocable | None:
     if hint == "refresh_token" or token.startswith(storage.REFRESH_TOKEN_PREFIX):
         return None
     try:
-        claims = await verify_access_token(token)
+        claims = await verify_access_token(token, settings)
         return _Revocable(UUID(str(claims["sid"])), None, str(claims["client_id"]))
     except (Unauthenticated, ValueError, KeyError):
         return None
@@ -241,28 +246,40 @@ class Revocation(RevocationEndpoint):
     CLIENT_AUTH_METHODS = AUTH_METHODS
 
     def query_token(self, token_string: str, token_type_hint: str | None) -> _Revocable | None:
-        return _on_loop(_find_revocable, token_string, token_type_hint)
+        settings = self.server.settings
+        return _on_loop(_find_revocable, token_string, token_type_hint, settings)
 
     def revoke_token(self, token: _Revocable, request: Request) -> None:
         _on_loop(storage.revoke_family, token.grant_id)
 
 
-def _generate_token(
-    grant_type: str,
-    client: Client,
-    user: Subject,
-    scope: str,
-    expires_in: int | None = None,
-    include_refresh_token: bool = True,
-) -> dict[str, Any]:
+def _token_generator(settings: Settings) -> Callable[..., dict[str, Any]]:
     """Our RFC 9068 tokens (``tokens.py``), instead of authlib's ``JWTBearerTokenGenerator``,
     which reads the wall clock and puts the client in ``aud``."""
+
+    def generate(
+        grant_type: str,
+        client: Client,
+        user: Subject,
+        scope: str,
+        expires_in: int | None = None,
+        include_refresh_token: bool = True,
+    ) -> dict[str, Any]:
+        return _generate_token(settings, client, user, scope, include_refresh_token)
+
+    return generate
+
+
+def _generate_token(
+    settings: Settings, client: Client, user: Subject, scope: str, include_refresh_token: bool
+) -> dict[str, Any]:
     assert user.grant_id is not None
     scope = " ".join(sorted(set(scope.split())))
     token: dict[str, Any] = {
         "access_token": _on_loop(
             partial(
                 issue_access_token,
+                settings,
                 grant_id=user.grant_id,
                 organization_id=user.organization_id,
                 user_id=user.user_id,
@@ -280,13 +297,21 @@ def _generate_token(
 
 
 class Server(AuthorizationServer):
-    def __init__(self) -> None:
+    """authlib's server for one configuration (the issuer and signing keys of ``settings``)."""
+
+    def __init__(self, settings: Settings) -> None:
         super().__init__(scopes_supported=list(SCOPES))
+        self.settings = settings
         self.register_grant(AuthorizationCodeGrant, [S256CodeChallenge(required=True)])
         self.register_grant(RefreshTokenGrant)
         self.register_grant(ClientCredentialsGrant)
         self.register_endpoint(Revocation)
-        self.register_token_generator("default", _generate_token)
+        self.register_token_generator("default", _token_generator(settings))
+
+    def request(
+        self, method: str, path: str, pairs: list[tuple[str, str]], authorization: str | None
+    ) -> Request:
+        return Request(method, self.settings.public_url + path, pairs, authorization)
 
     def query_client(self, client_id: str) -> Client | None:
         return _on_loop(find_client, client_id)
@@ -313,7 +338,10 @@ class Server(AuthorizationServer):
         """No signal listeners."""
 
 
-server = Server()
+@cache
+def server_for(settings: Settings) -> Server:
+    """The authorization server of ``settings`` (one per configuration, made on first use)."""
+    return Server(settings)
 
 
 def _error_outcome(error: OAuth2Error) -> Outcome:
@@ -339,7 +367,9 @@ def _malformed(pairs: list[tuple[str, str]]) -> Outcome | None:
     return None
 
 
-async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
+async def token_endpoint(
+    pairs: list[tuple[str, str]], authorization: str | None, settings: Settings
+) -> Outcome:
     """``POST /oauth2/token``: RFC 6749 section 5 responses."""
     names = [name for name, _ in pairs]
     if len(set(names)) != len(names):
@@ -348,17 +378,21 @@ async def token_endpoint(pairs: list[tuple[str, str]], authorization: str | None
         return _error_outcome(InvalidRequestError("Missing grant_type"))
     if malformed := _malformed(pairs):
         return malformed
+    server = server_for(settings)
     try:
-        request = Request("POST", "/oauth2/token", pairs, authorization)
+        request = server.request("POST", "/oauth2/token", pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
     return await anyio.to_thread.run_sync(partial(server.create_token_response, request))
 
 
-async def revocation_endpoint(pairs: list[tuple[str, str]], authorization: str | None) -> Outcome:
+async def revocation_endpoint(
+    pairs: list[tuple[str, str]], authorization: str | None, settings: Settings
+) -> Outcome:
     """``POST /oauth2/revoke`` (RFC 7009): 200 for any token, known or not."""
+    server = server_for(settings)
     try:
-        request = Request("POST", "/oauth2/revoke", pairs, authorization)
+        request = server.request("POST", "/oauth2/revoke", pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
     return await anyio.to_thread.run_sync(
@@ -374,13 +408,16 @@ class ValidRequest:
     scope: str
 
 
-async def validate_authorization(pairs: list[tuple[str, str]]) -> ValidRequest | Outcome:
+async def validate_authorization(
+    pairs: list[tuple[str, str]], settings: Settings
+) -> ValidRequest | Outcome:
     """Check an authorization request with authlib. An error is an :class:`Outcome`: a redirect
     to the client once its redirect_uri is known to be registered, else a 400 to show."""
+    server = server_for(settings)
 
     def validate() -> ValidRequest | Outcome:
         try:
-            request = Request("GET", "/oauth2/authorize", pairs, None)
+            request = server.request("GET", "/oauth2/authorize", pairs, None)
             grant = server.get_consent_grant(request)
         except OAuth2Error as error:
             return _error_outcome(error)
@@ -394,12 +431,15 @@ async def validate_authorization(pairs: list[tuple[str, str]]) -> ValidRequest |
     return _malformed(pairs) or await anyio.to_thread.run_sync(validate)
 
 
-async def complete_authorization(pairs: list[tuple[str, str]], subject: Subject | None) -> Outcome:
+async def complete_authorization(
+    pairs: list[tuple[str, str]], subject: Subject | None, settings: Settings
+) -> Outcome:
     """Redirect with a new code for ``subject`` (None: the user denied, ``access_denied``)."""
+    server = server_for(settings)
 
     def complete() -> Outcome:
         try:
-            request = Request("GET", "/oauth2/authorize", pairs, None)
+            request = server.request("GET", "/oauth2/authorize", pairs, None)
             grant = server.get_consent_grant(request, end_user=subject)
         except OAuth2Error as error:
             return _error_outcome(error)

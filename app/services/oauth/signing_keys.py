@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from joserfc.jwk import ECKey, Key, KeySet
@@ -19,8 +20,9 @@ from joserfc.jwk import ECKey, Key, KeySet
 from app import timeutil
 from app.errors import Conflict
 from app.private_keys import EC_ALGORITHM, import_private_pem
-from app.settings import get_settings
+from app.settings import Settings
 from db.tables import SigningKey
+from db.transactions import transaction
 
 ALGORITHM = EC_ALGORITHM
 """The algorithm of the keys generated and kept in the database."""
@@ -34,6 +36,8 @@ class _Cache:
     signer: Key | None = None
     keys: dict[str, Key] = field(default_factory=dict)
     loaded_at: float = float("-inf")
+    key_file: Path | None = None
+    """The signing key file the cache was loaded for (``None``: the database's key)."""
 
 
 _cache = _Cache()
@@ -66,8 +70,7 @@ async def _ensure_database_signer() -> Key:
     return import_private_pem(row["private_pem"], row["kid"])
 
 
-async def _load() -> None:
-    settings = get_settings()
+async def _load(settings: Settings) -> None:
     if settings.signing_key_file is not None:
         signer = import_private_pem(settings.signing_key_file.read_bytes())
     else:
@@ -79,46 +82,48 @@ async def _load() -> None:
     keys = {row["kid"]: import_private_pem(row["private_pem"], row["kid"]) for row in rows}
     keys[signer.kid] = signer
     _cache.signer, _cache.keys, _cache.loaded_at = signer, keys, time.monotonic()
+    _cache.key_file = settings.signing_key_file
 
 
-async def _fresh() -> _Cache:
-    if time.monotonic() - _cache.loaded_at > CACHE_SECONDS:
-        await _load()
+async def _fresh(settings: Settings) -> _Cache:
+    stale = time.monotonic() - _cache.loaded_at > CACHE_SECONDS
+    if stale or _cache.key_file != settings.signing_key_file:
+        await _load(settings)
     return _cache
 
 
-async def signer() -> Key:
-    cache = await _fresh()
+async def signer(settings: Settings) -> Key:
+    cache = await _fresh(settings)
     assert cache.signer is not None
     return cache.signer
 
 
-async def verification_key(kid: str) -> Key | None:
+async def verification_key(kid: str, settings: Settings) -> Key | None:
     """The published key named ``kid``; an unknown kid reloads the keys (at most every few s)."""
-    cache = await _fresh()
+    cache = await _fresh(settings)
     if kid not in cache.keys and time.monotonic() - cache.loaded_at > RELOAD_THROTTLE_SECONDS:
-        await _load()
+        await _load(settings)
     return _cache.keys.get(kid)
 
 
-async def jwks() -> dict[str, Any]:
+async def jwks(settings: Settings) -> dict[str, Any]:
     """The public JWKS (``/oauth2/jwks.json``): the signer and every key still accepted."""
-    cache = await _fresh()
+    cache = await _fresh(settings)
     return KeySet(list(cache.keys.values())).as_dict(private=False)  # type: ignore[return-value]
 
 
-async def rotate() -> str:
+async def rotate(settings: Settings) -> str:
     """Start signing with a new key; the old ones stay published for one token lifetime."""
-    if get_settings().signing_key_file is not None:
+    if settings.signing_key_file is not None:
         raise Conflict(
             "Access tokens are signed with TICKETING_SIGNING_KEY_FILE; replace that file to rotate"
         )
     pem = generate_private_pem()
     key = import_private_pem(pem)
-    async with SigningKey._meta.db.transaction():
+    async with transaction():
         await SigningKey.update({SigningKey.retired_at: timeutil.utcnow()}).where(
             SigningKey.retired_at.is_null()
         )
         await SigningKey(kid=key.kid, algorithm=ALGORITHM, private_pem=pem).save()
-    await _load()
+    await _load(settings)
     return key.kid

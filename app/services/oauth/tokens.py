@@ -24,7 +24,7 @@ from app.errors import Unauthenticated
 from app.principal import Principal
 from app.private_keys import algorithm_of
 from app.services.oauth import signing_keys
-from app.settings import get_settings
+from app.settings import Settings
 from db.tables import OAuthGrant
 
 ACCESS_TOKEN_TYPE = "at+jwt"
@@ -48,10 +48,16 @@ def _invalid(detail: str = "The access token is invalid") -> Unauthenticated:
 
 
 async def issue_access_token(
-    *, grant_id: UUID, organization_id: UUID, user_id: UUID, client_id: str, scope: str
+    settings: Settings,
+    *,
+    grant_id: UUID,
+    organization_id: UUID,
+    user_id: UUID,
+    client_id: str,
+    scope: str,
 ) -> str:
-    key = await signing_keys.signer()
-    issuer = get_settings().public_url
+    key = await signing_keys.signer(settings)
+    issuer = settings.public_url
     now = int(timeutil.utcnow().timestamp())
     claims = {
         "iss": issuer,
@@ -69,7 +75,7 @@ async def issue_access_token(
     return jwt.encode(header, claims, key)
 
 
-async def verify_access_token(token: str) -> dict[str, object]:
+async def verify_access_token(token: str, settings: Settings) -> dict[str, object]:
     """The claims of a live token we signed, or :class:`Unauthenticated`. Signature, ``typ``,
     ``iss``, ``aud`` and ``exp`` are checked; the family is not."""
     try:
@@ -79,10 +85,10 @@ async def verify_access_token(token: str) -> dict[str, object]:
     kid = header.get("kid")
     if header.get("typ") != ACCESS_TOKEN_TYPE or not isinstance(kid, str):
         raise _invalid()
-    key = await signing_keys.verification_key(kid)
+    key = await signing_keys.verification_key(kid, settings)
     if key is None:
         raise _invalid()
-    issuer = get_settings().public_url
+    issuer = settings.public_url
     registry = jwt.JWTClaimsRegistry(
         now=lambda: int(timeutil.utcnow().timestamp()),
         iss={"essential": True, "value": issuer},
@@ -105,9 +111,9 @@ async def verify_access_token(token: str) -> dict[str, object]:
     return decoded.claims
 
 
-async def authenticate_access_token(token: str) -> Principal:
+async def authenticate_access_token(token: str, settings: Settings) -> Principal:
     """The principal of a live access token: valid JWT and a family that is not revoked."""
-    claims = await verify_access_token(token)
+    claims = await verify_access_token(token, settings)
     try:
         grant_id = UUID(str(claims["sid"]))
         organization_id = UUID(str(claims["org"]))
