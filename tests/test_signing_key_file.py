@@ -17,6 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from joserfc import jwt
 from joserfc.jwk import KeySet
 
+from app.private_keys import import_private_pem
 from app.services.oauth.clients import create_client
 from tests.harness import free_port
 from tests.processes import TICKETING, serving
@@ -58,10 +59,11 @@ async def test_a_key_file_signs_tokens_that_the_jwks_verifies_and_the_api_accept
         )
         access_token = ok(issued)["access_token"]
         jwks = ok(await http.get("/oauth2/jwks.json"))
-        [published] = [key for key in jwks["keys"] if key["alg"] == algorithm]
+        file_kid = import_private_pem(key_file.read_bytes()).kid
+        [published] = [key for key in jwks["keys"] if key["kid"] == file_kid]
+        assert published["alg"] == algorithm and "d" not in published
         decoded = jwt.decode(access_token, KeySet.import_key_set(jwks))
-        assert decoded.header["alg"] == algorithm and decoded.header["kid"] == published["kid"]
-        assert "d" not in published
+        assert decoded.header == {"alg": algorithm, "typ": "at+jwt", "kid": file_kid}
         whoami = ok(await http.get("/whoami", headers={"Authorization": f"Bearer {access_token}"}))
         assert whoami["email"] == tenant.email
 
