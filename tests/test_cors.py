@@ -8,7 +8,7 @@ import pytest
 from httpx import AsyncClient, Response
 
 from tests.conftest import AppClient
-from tests.support import Tenant, create_event, gql_data, ok
+from tests.support import Tenant, create_event, gql_data, ok, operation
 
 LISTED = "https://app.example.com"
 UNLISTED = "https://evil.example.net"
@@ -79,7 +79,7 @@ async def test_actual_requests_from_a_listed_origin_can_read_the_answer(
     }  # fmt: skip
     assert "access-control-allow-credentials" not in headers
     query = {
-        "query": "query($id: ID!) { event(id: $id) { title } }",
+        "query": operation("EventTitle"),
         "variables": {"id": event["id"]},
     }
     graphql = await cors_client.post("/graphql", json=query, headers={**tenant.headers, **origin})
@@ -98,7 +98,7 @@ async def test_actual_requests_from_an_unlisted_origin_get_no_allow_origin(
     for response in (
         await cors_client.get("/events", headers={**tenant.headers, **origin}),
         await cors_client.post(
-            "/graphql", json={"query": "{ viewer { email } }"}, headers={**tenant.headers, **origin}
+            "/graphql", json={"query": operation("Viewer")}, headers={**tenant.headers, **origin}
         ),
     ):
         assert response.status_code == 200
