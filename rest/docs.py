@@ -53,7 +53,8 @@ def operation(
     """Route keyword arguments from the service operation the route calls: the summary, a
     description naming the operation's declared scope, the problem responses, the scope for the
     guard (``rest.auth.require_route_scope``), and for a list (the service is a
-    :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields.
+    :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields and
+    filters.
     """
     scope = scope_of(service)
     options: dict[str, Any] = {
@@ -63,15 +64,10 @@ def operation(
         "opt": {SERVICE_OPT: service, SCOPE_OPT: scope},
     }
     if isinstance(service, Resource):
-        options["dependencies"] = list_dependencies(service.sort_fields)
+        options["dependencies"] = list_dependencies(service)
     return options
 
 
 IdPath = Annotated[str, PathParameter(schema_extra={"format": "uuid"})]
 """A path id: taken as text so that a malformed one is a 400 from ``app.ids.parse_id`` (not
 the router's 404), and documented as the UUID it must be."""
-
-UUID_FORMAT = {"format": "uuid"}
-"""``schema_extra`` of a query id taken as text (parsed by ``app.ids.parse_id``, as a path id)."""
-TIMESTAMP_FORMAT = {"format": "date-time"}
-"""``schema_extra`` of a query timestamp taken as text (parsed by ``parse_timestamp``)."""
