@@ -128,6 +128,7 @@ async def bench(events: int, workers: int, steady_rate: int, steady_seconds: int
     await create_webhook(
         principal,
         WebhookCreate(url=f"http://127.0.0.1:{port}/hook", event_types=["order.confirmed"]),
+        load_settings(),
     )
 
     burst = await write_events(org.id, events)
