@@ -19,7 +19,8 @@ COPY db ./db
 COPY rest ./rest
 COPY graphql_api ./graphql_api
 COPY workers ./workers
-# Editable, so templates and the GraphQL SDL are read from the source tree as in development.
+# Editable, so the templates are read from the source tree as in development. The GraphQL
+# documents (graphql/) are not needed at run time.
 RUN pip install --no-deps -e . \
     && useradd --system --uid 10001 --home-dir /srv/ticketing ticketing
 

@@ -98,9 +98,10 @@ def count_delivery_attempt(
     """Count one attempt and log it (never the URL: subscribers put tokens in query strings)."""
     DELIVERY_ATTEMPTS.labels(outcome).inc()
     webhook_logger.info(
-        "webhook delivery attempt %s: %s",
+        "webhook delivery attempt %s: %s %d ms",
         attempt,
         outcome,
+        duration_ms,
         extra={
             "job": "deliver",
             "event_id": str(event_id),

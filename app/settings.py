@@ -38,6 +38,8 @@ class Settings:
     access_log: bool = True
     metrics: bool = True
     shutdown_timeout_seconds: float = 20.0
+    cors_origins: tuple[str, ...] = ()
+    """Browser origins allowed to call the API (CONTRACT.md section 12); empty: no CORS."""
 
     @property
     def is_sqlite(self) -> bool:
@@ -134,6 +136,26 @@ def _signing_key_file() -> Path | None:
     raise SettingsError("TICKETING_SIGNING_KEY_FILE must hold an EC P-256 or RSA (2048+) key")
 
 
+def _origins(name: str) -> tuple[str, ...]:
+    """Comma-separated exact origins: ``scheme://host[:port]``, nothing after the authority."""
+    origins = []
+    for raw in (os.environ.get(name) or "").split(","):
+        origin = raw.strip()
+        if not origin:
+            continue
+        parts = urlsplit(origin)
+        exact = f"{parts.scheme}://{parts.netloc}"
+        if parts.scheme not in {"http", "https"} or not parts.hostname or origin != exact:
+            raise SettingsError(
+                f"{name} must list exact origins such as https://app.example.com "
+                f"(scheme, host and port only), got {origin!r}"
+            )
+        if "*" in origin:
+            raise SettingsError(f"{name} takes exact origins, not patterns, got {origin!r}")
+        origins.append(origin)
+    return tuple(origins)
+
+
 def load_settings() -> Settings:
     """Read the environment; raise :class:`SettingsError` on the first bad value."""
     redis_url = _optional("REDIS_URL")
@@ -178,6 +200,7 @@ def load_settings() -> Settings:
         access_log=_flag("TICKETING_ACCESS_LOG", True),
         metrics=_flag("TICKETING_METRICS", True),
         shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
+        cors_origins=_origins("TICKETING_CORS_ORIGINS"),
     )
 
 

@@ -1,22 +1,27 @@
-"""The per-request GraphQL context: who is calling and the request's dataloaders."""
+"""The per-operation GraphQL context: who is calling, the settings, and the dataloaders."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import strawberry
-from strawberry.litestar import BaseContext
 
 from app.principal import Principal
 from app.settings import Settings
 from graphql_api.dataloaders import Loaders
 
 
-class Context(BaseContext, kw_only=True):
-    """``principal`` is None only while GraphiQL's page is served, when no resolver runs."""
+@dataclass(slots=True)
+class Context:
+    """Made by the transport (``rest/graphql.py``) for an authenticated caller."""
 
-    principal: Principal | None = None
-    loaders: Loaders | None = None
+    principal: Principal
+    settings: Settings
+    loaders: Loaders = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.loaders = Loaders(self.principal)
 
 
 Info = strawberry.Info[Context, Any]
@@ -24,18 +29,12 @@ Info = strawberry.Info[Context, Any]
 
 def principal_of(info: Info) -> Principal:
     """The caller (its scope was checked by the field's declaration, ``graphql_api.scopes``)."""
-    principal = info.context.principal
-    assert principal is not None, "resolvers run only for authenticated requests"
-    return principal
+    return info.context.principal
 
 
 def settings_of(info: Info) -> Settings:
-    request = info.context.request
-    assert request is not None, "resolvers run inside an HTTP request"
-    return request.app.state["settings"]
+    return info.context.settings
 
 
 def loaders_of(info: Info) -> Loaders:
-    loaders = info.context.loaders
-    assert loaders is not None, "resolvers run only for authenticated requests"
-    return loaders
+    return info.context.loaders

@@ -13,17 +13,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
-from graphql import ExecutionResult as GraphQLExecutionResult
 from graphql import GraphQLError
 from strawberry import Schema
-from strawberry.extensions import SchemaExtension
 from strawberry.types import ExecutionContext
-from strawberry.types.execution import ExecutionResult
 
 from app.errors import DomainError, Forbidden, InvalidInput
+from graphql_api.core import core_schema
+from graphql_api.documents import Documents
 
 logger = logging.getLogger("ticketing.graphql")
 
@@ -43,59 +41,39 @@ def domain_extensions(error: DomainError) -> dict[str, Any]:
     return extensions
 
 
-class ErrorCodes(SchemaExtension):
-    """Rewrites every error of the result into its coded form (see the module docstring)."""
-
-    def __init__(self) -> None:
-        self.stage = "parse"
-
-    def on_parse(self) -> Iterator[None]:
-        self.stage = "parse"
-        yield
-        if self.execution_context.graphql_document is not None:
-            self.stage = "validate"
-
-    def on_validate(self) -> Iterator[None]:
-        yield
-        if not self.execution_context.pre_execution_errors:
-            self.stage = "execute"
-
-    def on_operation(self) -> Iterator[None]:
-        yield
-        result = self.execution_context.result
-        if isinstance(result, GraphQLExecutionResult | ExecutionResult) and result.errors:
-            result.errors = [self.coded(error) for error in result.errors]
-
-    def coded(self, error: GraphQLError) -> GraphQLError:
-        original = error.original_error
-        message = error.message
-        if error.extensions and "code" in error.extensions:
-            return error
-        if isinstance(original, DomainError):
-            extensions = domain_extensions(original)
-            message = original.detail
-        elif self.stage == "parse":
-            extensions = {"code": "GRAPHQL_PARSE_FAILED"}
-        elif self.stage == "validate":
-            extensions = {"code": "GRAPHQL_VALIDATION_FAILED"}
-        elif not _is_bug(error):
-            extensions = {"code": "BAD_USER_INPUT"}
-        else:
-            extensions = {"code": "INTERNAL_SERVER_ERROR"}
-            message = INTERNAL_MESSAGE
-        return GraphQLError(
-            message,
-            nodes=error.nodes,
-            source=error.source,
-            positions=error.positions,
-            path=error.path,
-            original_error=original,
-            extensions=extensions,
-        )
+def coded(error: GraphQLError) -> GraphQLError:
+    """An error of execution in its coded form (see the module docstring); parse and validation
+    errors are coded where documents are prepared (``graphql_api.documents``)."""
+    original = error.original_error
+    message = error.message
+    if error.extensions and "code" in error.extensions:
+        return error
+    if isinstance(original, DomainError):
+        extensions = domain_extensions(original)
+        message = original.detail
+    elif not _is_bug(error):
+        extensions = {"code": "BAD_USER_INPUT"}
+    else:
+        extensions = {"code": "INTERNAL_SERVER_ERROR"}
+        message = INTERNAL_MESSAGE
+    return GraphQLError(
+        message,
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        original_error=original,
+        extensions=extensions,
+    )
 
 
 class TicketingSchema(Schema):
-    """Logs only the errors that are bugs; domain and client errors are answers, not incidents."""
+    """Logs only the errors that are bugs; domain and client errors are answers, not incidents.
+    Keeps the schema's prepared documents (``graphql_api.documents``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.documents = Documents(core_schema(self))
 
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None

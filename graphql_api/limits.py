@@ -6,18 +6,26 @@ The cost of an operation is the number of list items it may return. A field that
 list field (``Timeslot.ticketTypes``, ``Ticket.metadataFields``, ...) counts as a full page of
 ``MAX_LIMIT`` items per parent. The limit is read the way graphql-core will run it: from the
 coerced argument values (literals, variables, variable defaults, ``100.0`` for an Int), with
-graphql-core's own ``get_variable_values`` and ``get_argument_values``; a limit that cannot be
-known (variables that do not coerce, an invalid argument) counts as ``MAX_LIMIT``. An omitted
-limit is the services' default. The page size itself is bounded by the services (1 to 100), like
-in REST.
+graphql-core's own ``get_variable_values`` and ``value_from_ast``; a limit that cannot be known
+(a limit variable that does not coerce, an invalid value) counts as ``MAX_LIMIT``. An omitted
+limit is the services' default. Only the variables passed as a ``limit`` matter, so the cost of
+a document is computed once per document and values of those variables
+(``graphql_api.documents``).
+
+Depth and aliases are limited by validation rules, document size by graphql-core's parser
+(``max_tokens``); all three run once per document text, when it is first validated. The page
+size itself is bounded by the services (1 to 100), like in REST.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from graphql import (
+    ArgumentNode,
+    ASTValidationRule,
+    DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
@@ -29,19 +37,17 @@ from graphql import (
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
+    VariableNode,
     VariableValues,
-    get_argument_values,
+    Visitor,
     get_named_type,
     get_nullable_type,
     get_variable_values,
     is_list_type,
+    value_from_ast,
+    visit,
 )
-from strawberry.extensions import (
-    MaxAliasesLimiter,
-    MaxTokensLimiter,
-    QueryDepthLimiter,
-    SchemaExtension,
-)
+from strawberry.extensions import MaxAliasesLimiter, QueryDepthLimiter
 
 from app.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
@@ -66,10 +72,13 @@ class _Walk:
         """The ``limit`` graphql-core will pass to the resolver, capped at ``MAX_LIMIT``."""
         if self.variables is None:
             return MAX_LIMIT
-        try:
-            value = get_argument_values(definition, field, self.variables).get("limit")
-        except (GraphQLError, TypeError, ValueError):
-            return MAX_LIMIT
+        argument = next((a for a in field.arguments or () if a.name.value == "limit"), None)
+        if argument is None:
+            return DEFAULT_LIMIT
+        coerced = self.variables.coerced
+        if isinstance(argument.value, VariableNode) and argument.value.name.value not in coerced:
+            return DEFAULT_LIMIT
+        value = value_from_ast(argument.value, definition.args["limit"].type, coerced)
         if value is None:
             return DEFAULT_LIMIT
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
@@ -125,54 +134,49 @@ def operation_cost(
     operation: OperationDefinitionNode,
     fragments: Mapping[str, Any],
     variables: Mapping[str, Any],
+    limit_names: frozenset[str],
 ) -> int:
-    """The cost of ``operation`` run with the raw request ``variables``."""
+    """The cost of ``operation`` run with the raw request ``variables``, of which only those
+    named ``limit_names`` (see :func:`limit_variables`) are read."""
     root = {
         OperationType.QUERY: schema.query_type,
         OperationType.MUTATION: schema.mutation_type,
         OperationType.SUBSCRIPTION: schema.subscription_type,
     }[operation.operation]
-    coerced = get_variable_values(
-        schema, operation.variable_definitions or (), dict(variables), max_errors=1
-    )
+    used = [
+        definition
+        for definition in operation.variable_definitions or ()
+        if definition.variable.name.value in limit_names
+    ]
+    coerced = get_variable_values(schema, used, dict(variables), max_errors=1)
     known = coerced if isinstance(coerced, VariableValues) else None
     return _Walk(schema, fragments, known).cost(operation.selection_set, root, 1)
 
 
-class CostLimiter(SchemaExtension):
-    """Rejects an operation whose cost exceeds ``MAX_COST`` before it is validated or run."""
+def limit_variables(document: DocumentNode) -> frozenset[str]:
+    """The variables ``document`` passes as a ``limit``: the only ones its cost depends on."""
+    names: set[str] = set()
 
-    def on_validate(self) -> Iterator[None]:
-        context = self.execution_context
-        document = context.graphql_document
-        variables = context.variables or {}
-        if document is not None:
-            fragments = {
-                d.name.value: d
-                for d in document.definitions
-                if isinstance(d, FragmentDefinitionNode)
-            }
-            for definition in document.definitions:
-                if not isinstance(definition, OperationDefinitionNode):
-                    continue
-                cost = operation_cost(context.schema._schema, definition, fragments, variables)
-                if cost > MAX_COST:
-                    context.pre_execution_errors = [
-                        GraphQLError(
-                            f"The query may return {cost} list items; the limit is {MAX_COST}. "
-                            "Ask for smaller pages or fewer nested lists.",
-                            nodes=[definition],
-                        )
-                    ]
-                    break
-        yield
+    class Collect(Visitor):
+        def enter_argument(self, node: ArgumentNode, *_: Any) -> None:
+            if node.name.value == "limit" and isinstance(node.value, VariableNode):
+                names.add(node.value.name.value)
+
+    visit(document, Collect())
+    return frozenset(names)
 
 
-def limit_extensions() -> list[Callable[[], SchemaExtension]]:
-    """Factories, so that each request gets fresh extension instances."""
-    return [
-        lambda: MaxTokensLimiter(max_token_count=MAX_TOKENS),
-        lambda: QueryDepthLimiter(max_depth=MAX_DEPTH),
-        lambda: MaxAliasesLimiter(max_alias_count=MAX_ALIASES),
-        CostLimiter,
-    ]
+def cost_error(cost: int, operation: OperationDefinitionNode) -> GraphQLError:
+    return GraphQLError(
+        f"The query may return {cost} list items; the limit is {MAX_COST}. "
+        "Ask for smaller pages or fewer nested lists.",
+        nodes=[operation],
+    )
+
+
+LIMIT_RULES: tuple[type[ASTValidationRule], ...] = (
+    *QueryDepthLimiter(max_depth=MAX_DEPTH).validation_rules,
+    *MaxAliasesLimiter(max_alias_count=MAX_ALIASES).validation_rules,
+)
+"""Depth and alias limits: the validation rules of Strawberry's public limiter extensions, made
+once so that a validated document can be cached (a rule class made per request would not)."""

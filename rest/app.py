@@ -18,8 +18,9 @@ from app.readiness import MigrationGate, ReadinessProbe
 from app.settings import Settings, get_settings
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
+from rest.cors import cors_config
 from rest.events import EventController
-from rest.graphql import GraphQLController
+from rest.graphql import GRAPHQL_ROUTES
 from rest.http import MAX_BODY_BYTES, StrictJSONRequest, add_request_id, require_json_body
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
@@ -44,7 +45,7 @@ ROUTES = [
     *SCANNING_ROUTES,
     WebhookController,
     *OAUTH_ROUTES,
-    GraphQLController,
+    *GRAPHQL_ROUTES,
 ]
 
 
@@ -118,6 +119,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
+        cors_config=cors_config(settings.cors_origins),
         state=State({"settings": settings, "readiness": probe}),
         logging_config=None,
         access_log=settings.access_log,

@@ -1,14 +1,15 @@
-"""``/graphql``: the Strawberry schema mounted on Litestar, behind the same bearer credentials.
+"""``/graphql`` over HTTP: our own Litestar handlers around the schema (``graphql_api.execution``).
 
-The route opts out of the bearer middleware and authenticates in its context getter instead, with
-the same ``authenticate`` as every REST route, so that GraphiQL's page (a GET asking for HTML,
+The routes opt out of the bearer middleware and authenticate in the handler instead, with the
+same ``authenticate`` as every REST route, so that GraphiQL's page (a GET asking for HTML,
 without a query) can load without a credential when ``settings.graphiql`` is on. Every other
 request without a valid credential is answered with HTTP 401 and the REST problem body, before
-any GraphQL runs.
+anything else is read. A request that is not a GraphQL request (malformed JSON, ``variables``
+that are not an object, a mutation over GET, no query) is a 400 problem like any bad REST input;
+a form body is a 415 (``rest.http.require_json_body``). The GraphQL response itself is encoded
+once, with msgspec, whatever its errors (HTTP 200).
 
-The handlers and dependencies of Strawberry's controller are redeclared with explicit
-``NamedDependency`` markers (Litestar 2.25 deprecates inferred ones); subscriptions are not
-offered, so its websocket route is dropped.
+Subscriptions use the WebSocket route of the same path (``rest.subscriptions``).
 """
 
 from __future__ import annotations
@@ -16,33 +17,44 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cross_web import HTTPException
+import msgspec
 from graphql import GraphQLError
 from litestar import Request, Response, get, post
-from litestar.background_tasks import BackgroundTasks
-from litestar.di import NamedDependency, Provide
-from litestar.exceptions import NotFoundException, ValidationException
 from litestar.status_codes import HTTP_200_OK
-from strawberry.http import GraphQLRequestData
-from strawberry.http.base import BaseRequestProtocol
-from strawberry.litestar import make_graphql_controller
-from strawberry.types import ExecutionResult
+from strawberry.http.ides import get_graphql_ide_html
+from strawberry.types.graphql import OperationType
 
+from app.principal import Principal
 from app.schemas.decoding import MalformedJSON, NestedTooDeeply, decode_json
 from app.services.authentication import authenticate
 from app.settings import Settings
 from graphql_api.context import Context
-from graphql_api.dataloaders import Loaders
+from graphql_api.execution import Operation, OperationRefused, execute, response
 from graphql_api.persisted import PersistedQueries, PersistedQueryMismatch, PersistedQueryNotFound
 from graphql_api.schema import schema
 from rest.problems import Problem, problem_response
+
+GRAPHQL_PATH = "/graphql"
+ROUTE_OPTIONS: dict[str, Any] = {
+    "opt": {"exclude_from_auth": True},
+    "include_in_schema": False,
+    "tags": ["graphql"],
+}
+QUERIES = frozenset({OperationType.QUERY})
+QUERIES_AND_MUTATIONS = frozenset({OperationType.QUERY, OperationType.MUTATION})
+
+persisted_queries = PersistedQueries()
+
+
+class BadGraphQLRequest(Exception):
+    """A 400: the request is not a well-formed GraphQL request."""
 
 
 def _settings(request: Request[Any, Any, Any]) -> Settings:
     return request.app.state["settings"]
 
 
-def _wants_graphiql(
+def wants_graphiql(
     method: str, query_params: Mapping[str, Any], headers: Mapping[str, str]
 ) -> bool:
     """A browser opening the IDE: a GET asking for HTML that carries no query and no persisted
@@ -55,132 +67,112 @@ def _wants_graphiql(
     )
 
 
-async def graphql_context(request: Request[Any, Any, Any]) -> Context:
-    wants_graphiql = _wants_graphiql(request.method, request.query_params, request.headers)
-    if _settings(request).graphiql and wants_graphiql:
-        return Context(request=request)
-    principal = await authenticate(request.headers.get("authorization"), _settings(request))
-    return Context(request=request, principal=principal, loaders=Loaders(principal))
+def graphiql_page() -> Response[str]:
+    return Response(get_graphql_ide_html("graphiql"), media_type="text/html")
 
 
-def _sub_response() -> Response[Any]:
-    """Where resolvers may set headers or a status; Strawberry merges it into the response."""
-    return Response({}, background=BackgroundTasks([]))
+def _json_object(raw: str | bytes, what: str) -> dict[str, Any]:
+    """``raw`` decoded with the same strict decoder as REST bodies; it must be an object."""
+    try:
+        decoded = decode_json(raw.encode() if isinstance(raw, str) else raw, Any)
+    except NestedTooDeeply as error:
+        raise BadGraphQLRequest(f"Unable to parse {what} as JSON: {error}") from None
+    except MalformedJSON:
+        raise BadGraphQLRequest(f"Unable to parse {what} as JSON") from None
+    if not isinstance(decoded, dict):
+        raise BadGraphQLRequest(f"The {what} must be a JSON object")
+    return decoded
 
 
-async def _no_root_value() -> None:
-    return None
+def _member(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    value = data.get(name)
+    if value is not None and not isinstance(value, kind):
+        expected = "an object" if kind is dict else "a string"
+        raise BadGraphQLRequest(f"{name} must be {expected} or null")
+    return value
 
 
-def _refusal(error: HTTPException) -> Response[Problem]:
-    slug, title = {
-        405: ("method-not-allowed", "Method not allowed"),
-        415: ("unsupported-media-type", "Unsupported media type"),
-    }.get(error.status_code, ("bad-request", "Bad request"))
-    return problem_response(error.status_code, slug, title, error.reason)
+def _operation(principal: Principal, data: Mapping[str, Any]) -> Operation | None:
+    """The request's operation; None for an unknown persisted-query hash."""
+    extensions = _member(data, "extensions", dict)
+    try:
+        query = persisted_queries.resolve(
+            principal.organization_id, _member(data, "query", str), extensions
+        )
+    except PersistedQueryNotFound:
+        return None
+    except PersistedQueryMismatch as mismatch:
+        raise BadGraphQLRequest(str(mismatch)) from None
+    if not query:
+        raise BadGraphQLRequest("No GraphQL query found in the request")
+    return Operation(
+        query=query,
+        variables=_member(data, "variables", dict) or {},
+        operation_name=_member(data, "operationName", str),
+    )
 
 
-persisted_queries = PersistedQueries()
-
-
-_StrawberryController = make_graphql_controller(
-    schema, path="/graphql", graphql_ide="graphiql", context_getter=graphql_context
+PERSISTED_QUERY_NOT_FOUND = response(
+    None,
+    [GraphQLError("PersistedQueryNotFound", extensions={"code": "PERSISTED_QUERY_NOT_FOUND"})],
 )
 
 
-class GraphQLController(_StrawberryController):  # type: ignore[misc, valid-type]
-    tags = ["graphql"]
-    opt = {"exclude_from_auth": True}
-    include_in_schema = False
-    dependencies = {
-        "context": Provide(graphql_context),
-        "root_value": Provide(_no_root_value),
-        "response": Provide(_sub_response, sync_to_thread=False),
+async def _run(
+    request: Request[Any, Any, Any],
+    principal: Principal,
+    data: Mapping[str, Any],
+    allowed: frozenset[OperationType],
+) -> Response[bytes] | Response[Problem]:
+    try:
+        operation = _operation(principal, data)
+        if operation is None:
+            body = PERSISTED_QUERY_NOT_FOUND
+        else:
+            context = Context(principal=principal, settings=_settings(request))
+            body = await execute(schema, operation, context, allowed, request.method)
+    except (BadGraphQLRequest, OperationRefused) as refused:
+        return problem_response(400, "bad-request", "Bad request", str(refused))
+    return Response(
+        msgspec.json.encode(body), media_type="application/json", status_code=HTTP_200_OK
+    )
+
+
+@get(GRAPHQL_PATH, **ROUTE_OPTIONS)
+async def graphql_over_get(request: Request[Any, Any, Any]) -> Response[Any]:
+    """Queries over GET (``query``, ``variables``, ``operationName``, ``extensions`` in the query
+    string), and GraphiQL's page for a browser."""
+    settings = _settings(request)
+    ide = wants_graphiql(request.method, request.query_params, request.headers)
+    if ide and settings.graphiql:
+        return graphiql_page()
+    principal = await authenticate(request.headers.get("authorization"), settings)
+    if ide:
+        return Response("Not found", status_code=404, media_type="text/plain")
+    params = request.query_params
+    data: dict[str, Any] = {
+        "query": params.get("query"),
+        "operationName": params.get("operationName"),
     }
-    websocket_endpoint = None
+    try:
+        for name in ("variables", "extensions"):
+            if params.get(name):
+                data[name] = _json_object(params[name], f"the {name} parameter")
+    except BadGraphQLRequest as refused:
+        return problem_response(400, "bad-request", "Bad request", str(refused))
+    return await _run(request, principal, data, QUERIES)
 
-    @get(raises=[ValidationException, NotFoundException])
-    async def handle_http_get(
-        self,
-        request: Request[Any, Any, Any],
-        context: NamedDependency[Context],
-        root_value: NamedDependency[None],
-        response: NamedDependency[Response[Any]],
-    ) -> Response[Any]:
-        self.temporal_response = response
-        return await self.execute_request(request=request, context=context, root_value=root_value)
 
-    @post(status_code=HTTP_200_OK)
-    async def handle_http_post(
-        self,
-        request: Request[Any, Any, Any],
-        context: NamedDependency[Context],
-        root_value: NamedDependency[None],
-        response: NamedDependency[Response[Any]],
-    ) -> Response[Any]:
-        self.temporal_response = response
-        return await self.execute_request(request=request, context=context, root_value=root_value)
+@post(GRAPHQL_PATH, status_code=HTTP_200_OK, **ROUTE_OPTIONS)
+async def graphql_over_post(request: Request[Any, Any, Any]) -> Response[Any]:
+    """Queries and mutations: a JSON object with ``query``, ``variables``, ``operationName`` and
+    ``extensions``."""
+    principal = await authenticate(request.headers.get("authorization"), _settings(request))
+    try:
+        data = _json_object(await request.body(), "request body")
+    except BadGraphQLRequest as refused:
+        return problem_response(400, "bad-request", "Bad request", str(refused))
+    return await _run(request, principal, data, QUERIES_AND_MUTATIONS)
 
-    async def execute_request(
-        self, request: Request[Any, Any, Any], context: Any, root_value: Any
-    ) -> Response[Any]:
-        """Strawberry's own HTTP refusals (malformed JSON, a mutation over GET, bad
-        ``variables``) as problem details, like every other error of the API."""
-        try:
-            return await self.run(request, context=context, root_value=root_value)
-        except HTTPException as error:
-            return _refusal(error)
 
-    async def execute_single(
-        self,
-        request: Request[Any, Any, Any],
-        request_adapter: Any,
-        sub_response: Response[Any],
-        context: Context,
-        root_value: None,
-        request_data: GraphQLRequestData,
-    ) -> ExecutionResult:
-        """Runs the query, or the persisted query its ``extensions`` name."""
-        try:
-            assert context.principal is not None, "queries run only for authenticated requests"
-            request_data.query = persisted_queries.resolve(
-                context.principal.organization_id, request_data.query, request_data.extensions
-            )
-        except PersistedQueryNotFound:
-            error = GraphQLError(
-                "PersistedQueryNotFound", extensions={"code": "PERSISTED_QUERY_NOT_FOUND"}
-            )
-            return ExecutionResult(data=None, errors=[error])
-        except PersistedQueryMismatch as mismatch:
-            raise HTTPException(400, str(mismatch)) from None
-        return await super().execute_single(
-            request=request,
-            request_adapter=request_adapter,
-            sub_response=sub_response,
-            context=context,
-            root_value=root_value,
-            request_data=request_data,
-        )
-
-    def decode_json(self, data: str | bytes) -> object:
-        """JSON with the same decoder as REST bodies (``app.schemas.decoding``): malformed or too
-        deeply nested JSON is a 400. ``data`` is the body (bytes, which must be a JSON object) or
-        a GET's ``variables`` / ``extensions`` parameter (text, checked by Strawberry)."""
-        encoded = data.encode() if isinstance(data, str) else data
-        try:
-            decoded = decode_json(encoded, Any)
-        except NestedTooDeeply as error:
-            raise HTTPException(400, f"Unable to parse request body as JSON: {error}") from None
-        except MalformedJSON:
-            raise HTTPException(400, "Unable to parse request body as JSON") from None
-        if isinstance(data, bytes) and not isinstance(decoded, dict):
-            raise HTTPException(400, "The request body must be a JSON object")
-        return decoded
-
-    def should_render_graphql_ide(self, request: BaseRequestProtocol) -> bool:
-        return _wants_graphiql(request.method, request.query_params, request.headers)
-
-    async def render_graphql_ide(self, request: Request[Any, Any, Any]) -> Response[str]:
-        if not _settings(request).graphiql:
-            return Response("Not found", status_code=404, media_type="text/plain")
-        return await super().render_graphql_ide(request)
+GRAPHQL_ROUTES = [graphql_over_get, graphql_over_post]

@@ -6,7 +6,11 @@ import logging
 from typing import Any
 
 import msgspec
-from asyncpg.exceptions import PostgresConnectionError
+from asyncpg.exceptions import (
+    CannotConnectNowError,
+    PostgresConnectionError,
+    TooManyConnectionsError,
+)
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -139,8 +143,9 @@ def handle_unexpected_error(request: Request[Any, Any, Any], error: Exception) -
 def handle_unreachable_dependency(
     request: Request[Any, Any, Any], error: Exception
 ) -> Response[Problem]:
-    """The database (or Redis) refused, dropped or did not answer a connection: a 503 and one
-    log line, not a 500 with a stack trace; ``/readyz`` says which dependency it is."""
+    """The database refused (it may be full or starting), dropped or did not answer a
+    connection: a 503 and one log line, not a 500 with a stack trace; ``/readyz`` says which
+    dependency it is."""
     logger.warning(
         "%s %s: a dependency did not answer (%s)",
         request.method,
@@ -161,6 +166,8 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ConnectionError: handle_unreachable_dependency,
     TimeoutError: handle_unreachable_dependency,
     PostgresConnectionError: handle_unreachable_dependency,
+    TooManyConnectionsError: handle_unreachable_dependency,
+    CannotConnectNowError: handle_unreachable_dependency,
     ValidationException: handle_validation_error,
     HTTPException: handle_http_error,
     Exception: handle_unexpected_error,

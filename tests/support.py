@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from uuid import UUID
 
 from httpx import AsyncClient, Response
 
 from app.principal import SCOPES
+from graphql_api.schema import DOCUMENTS
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,16 @@ async def create_profile(client: AsyncClient, tenant: Tenant, **fields: Any) -> 
     """A scanner profile; with no fields it admits everything at any time."""
     body = {"name": "Main entrance", **fields}
     return ok(await client.post("/scanner_profiles", json=body, headers=tenant.headers), 201)
+
+
+OPERATIONS = DOCUMENTS / "operations"
+
+
+@cache
+def operation(name: str) -> str:
+    """The document ``graphql/operations/<name>.graphql``: the operation ``name`` as clients
+    send it."""
+    return (OPERATIONS / f"{name}.graphql").read_text()
 
 
 async def graphql(

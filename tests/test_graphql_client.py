@@ -11,23 +11,7 @@ from gql.transport.httpx import HTTPXAsyncTransport
 from httpx import AsyncClient
 
 from tests.processes import serving
-from tests.support import Tenant, create_scanner, create_venue, ok, place_order
-
-BROWSE = """
-query Browse($id: ID!) {
-  event(id: $id) {
-    title
-    timeslots(sort: "starts_at:asc") { items { title totalAvailable } }
-    tickets(sort: "sequence:asc") { items { id sequence status } pagination { total hasMore } }
-  }
-}
-"""
-
-SCAN = """
-mutation Scan($code: String!) {
-  scanTicket(scannableCode: $code) { status reason scannedBefore event { title } }
-}
-"""
+from tests.support import Tenant, create_scanner, create_venue, ok, operation, place_order
 
 
 @pytest.fixture
@@ -54,7 +38,7 @@ async def test_gql_client_browses_and_scans_against_the_live_server(
     transport = HTTPXAsyncTransport(url=f"{server}/graphql", headers=tenant.headers, timeout=30)
     async with Client(transport=transport, fetch_schema_from_transport=True) as session:
         data = await session.execute(
-            GraphQLRequest(BROWSE, variable_values={"id": venue.event["id"]})
+            GraphQLRequest(operation("Browse"), variable_values={"id": venue.event["id"]})
         )
         event = data["event"]
         assert event["title"] == "Live"
@@ -65,7 +49,9 @@ async def test_gql_client_browses_and_scans_against_the_live_server(
         ticket = ok(await client.get(f"/tickets/{event['tickets']['items'][0]['id']}",
                                      headers=tenant.headers))  # fmt: skip
         scanned = await session.execute(
-            GraphQLRequest(SCAN, variable_values={"code": ticket["scannable_code"]})
+            GraphQLRequest(
+                operation("ScanByCode"), variable_values={"code": ticket["scannable_code"]}
+            )
         )
         assert scanned["scanTicket"] == {
             "status": "valid", "reason": None, "scannedBefore": False, "event": {"title": "Live"},
@@ -74,7 +60,8 @@ async def test_gql_client_browses_and_scans_against_the_live_server(
         with pytest.raises(TransportQueryError) as missing:
             await session.execute(
                 GraphQLRequest(
-                    BROWSE, variable_values={"id": "00000000-0000-4000-8000-000000000000"}
+                    operation("Browse"),
+                    variable_values={"id": "00000000-0000-4000-8000-000000000000"},
                 )
             )
         assert missing.value.errors is not None

@@ -12,22 +12,9 @@ from tests.support import (
     gql_data,
     gql_error_codes,
     graphql,
+    operation,
     place_order,
 )
-
-ORDERS_WITH_RELATIONS = """
-query($limit: Int!) {
-  orders(limit: $limit, sort: "created_at:asc") {
-    items {
-      id buyerName
-      event { id title }
-      timeslot { id title ticketTypeIds }
-      tickets { items { id sequence ticketType { name } order { id } } }
-    }
-    pagination { total }
-  }
-}
-"""
 
 
 async def test_orders_with_event_timeslot_and_tickets_cost_a_fixed_number_of_statements(
@@ -43,7 +30,9 @@ async def test_orders_with_event_timeslot_and_tickets_cost_a_fixed_number_of_sta
     for limit in (5, 25):
         with count_statements() as counter:
             data = gql_data(
-                await graphql(client, tenant.headers, ORDERS_WITH_RELATIONS, {"limit": limit})
+                await graphql(
+                    client, tenant.headers, operation("OrdersWithRelations"), {"limit": limit}
+                )
             )
         orders = data["orders"]["items"]
         assert len(orders) == limit and data["orders"]["pagination"]["total"] == 25
