@@ -20,9 +20,17 @@ from app.settings import get_settings
 from db.tables import WebhookDelivery
 from tests.conftest import AppClient
 from tests.statements import count_statements
-from tests.support import Tenant, gql_data, gql_error_codes, graphql, key_for, ok, problem
+from tests.support import (
+    Tenant,
+    gql_data,
+    gql_error_codes,
+    graphql,
+    key_for,
+    ok,
+    operation,
+    problem,
+)
 from tests.webhooks_support import (
-    DELIVERY_FIELDS,
     Operations,
     Receiver,
     emit,
@@ -350,10 +358,7 @@ async def test_graphql_lists_each_subscriptions_deliveries_with_attempts_in_fixe
     client: AsyncClient, tenant: Tenant
 ) -> None:
     hooks = [await subscribe(client, tenant, f"http://127.0.0.1:9/{n}") for n in range(3)]
-    query = (
-        '{ webhooks(sort: "created_at:asc", limit: 5) { items { id deliveries(limit: 10) { items { '
-        f"{DELIVERY_FIELDS} }} pagination {{ total }} }} }} }} }}"
-    )
+    query = operation("WebhooksWithDeliveryLogs")
 
     async def statements() -> tuple[int, dict]:
         with count_statements() as counter:
@@ -381,7 +386,7 @@ async def test_graphql_operations_answer_with_the_rest_errors(
     client: AsyncClient, tenant: Tenant, other_tenant: Tenant
 ) -> None:
     hook = await subscribe(client, tenant, "http://127.0.0.1:9/a", ["order.created"])
-    update = "mutation($input: UpdateWebhookInput!) { updateWebhook(input: $input) { id } }"
+    update = operation("UpdateWebhook")
     bad = await graphql(
         client, tenant.headers, update, {"input": {"id": hook["id"], "url": "ftp://x/y"}}
     )
@@ -391,23 +396,16 @@ async def test_graphql_operations_answer_with_the_rest_errors(
         client, other_tenant.headers, update, {"input": {"id": hook["id"], "description": "x"}}
     )
     assert gql_error_codes(elsewhere) == ["NOT_FOUND"]
-    retry = (
-        "mutation($w: ID!, $d: ID!) { retryWebhookDelivery(webhookId: $w, deliveryId: $d) "
-        "{ deliveryId } }"
-    )
     missing = await graphql(
-        client, tenant.headers, retry, {"w": hook["id"], "d": str(uuid.uuid4())}
+        client,
+        tenant.headers,
+        operation("RetryWebhookDelivery"),
+        {"webhookId": hook["id"], "deliveryId": str(uuid.uuid4())},
     )
     assert gql_error_codes(missing) == ["NOT_FOUND"]
     await graphql(client, tenant.headers, update, {"input": {"id": hook["id"], "active": False}})
-    disabled = await graphql(
-        client, tenant.headers, "mutation($id: ID!) { testWebhook(id: $id) { deliveryId } }",
-        {"id": hook["id"]},
-    )  # fmt: skip
+    disabled = await graphql(client, tenant.headers, operation("TestWebhook"), {"id": hook["id"]})
     assert gql_error_codes(disabled) == ["CONFLICT"]
     reader = await key_for(tenant, ["webhooks.read"])
-    denied = await graphql(
-        client, reader, "mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret } }",
-        {"id": hook["id"]},
-    )  # fmt: skip
+    denied = await graphql(client, reader, operation("RotateWebhookSecret"), {"id": hook["id"]})
     assert gql_error_codes(denied) == ["FORBIDDEN"]

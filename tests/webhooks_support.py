@@ -20,7 +20,7 @@ from app.settings import Settings, get_settings
 from db.tables import WebhookDelivery
 from db.transactions import transaction
 from tests.harness import free_port
-from tests.support import Tenant, gql_data, graphql, ok
+from tests.support import Tenant, gql_data, graphql, ok, operation
 from workers.in_process import run_in_process
 
 ALL_KINDS = ["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
@@ -158,12 +158,6 @@ async def in_process_runner(settings: Settings | None = None) -> AsyncIterator[N
         await asyncio.wait_for(task, 15)
 
 
-DELIVERY_FIELDS = (
-    "id eventId eventType status attempts lastStatusCode lastError nextAttemptAt deliveredAt "
-    "createdAt updatedAt attemptLog { attempt statusCode error durationMs startedAt }"
-)
-
-
 def snake(value: Any) -> Any:
     """A GraphQL answer with the REST field names."""
     if isinstance(value, dict):
@@ -195,20 +189,14 @@ class Operations:
                 )
             )
         camel = {re.sub(r"_(\w)", lambda m: m[1].upper(), k): v for k, v in fields.items()}
-        data = await self._graphql(
-            "mutation($input: UpdateWebhookInput!) { updateWebhook(input: $input) "
-            "{ id url eventTypes description active createdAt } }",
-            {"input": {"id": hook_id, **camel}},
-        )
+        data = await self._graphql(operation("UpdateWebhook"), {"input": {"id": hook_id, **camel}})
         return data["update_webhook"]
 
     async def test(self, hook_id: str) -> str:
         if self.transport == "rest":
             path = f"/webhooks/{hook_id}/test"
             return ok(await self.client.post(path, headers=self.tenant.headers), 202)["delivery_id"]
-        data = await self._graphql(
-            "mutation($id: ID!) { testWebhook(id: $id) { deliveryId } }", {"id": hook_id}
-        )
+        data = await self._graphql(operation("TestWebhook"), {"id": hook_id})
         return data["test_webhook"]["delivery_id"]
 
     async def retry(self, hook_id: str, delivery_id: str) -> str:
@@ -216,9 +204,7 @@ class Operations:
             path = f"/webhooks/{hook_id}/deliveries/{delivery_id}/retry"
             return ok(await self.client.post(path, headers=self.tenant.headers), 202)["delivery_id"]
         data = await self._graphql(
-            "mutation($w: ID!, $d: ID!) { retryWebhookDelivery(webhookId: $w, deliveryId: $d) "
-            "{ deliveryId } }",
-            {"w": hook_id, "d": delivery_id},
+            operation("RetryWebhookDelivery"), {"webhookId": hook_id, "deliveryId": delivery_id}
         )
         return data["retry_webhook_delivery"]["delivery_id"]
 
@@ -226,22 +212,14 @@ class Operations:
         if self.transport == "rest":
             path = f"/webhooks/{hook_id}/rotate-secret"
             return ok(await self.client.post(path, headers=self.tenant.headers))
-        data = await self._graphql(
-            "mutation($id: ID!) { rotateWebhookSecret(id: $id) "
-            "{ id url eventTypes description active createdAt secret previousSecretExpiresAt } }",
-            {"id": hook_id},
-        )
+        data = await self._graphql(operation("RotateWebhookSecret"), {"id": hook_id})
         return data["rotate_webhook_secret"]
 
     async def deliveries(self, hook_id: str) -> list[dict[str, Any]]:
         if self.transport == "rest":
             path = f"/webhooks/{hook_id}/deliveries"
             return ok(await self.client.get(path, headers=self.tenant.headers))["data"]
-        data = await self._graphql(
-            "query($id: ID!) { webhook(id: $id) { deliveries { items { "
-            f"{DELIVERY_FIELDS} }} }} }} }}",
-            {"id": hook_id},
-        )
+        data = await self._graphql(operation("WebhookDeliveryLog"), {"id": hook_id})
         return data["webhook"]["deliveries"]["items"]
 
     async def settled(
