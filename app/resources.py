@@ -10,31 +10,95 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from datetime import datetime
+from typing import Any, Generic, Literal, TypeVar
 from uuid import UUID
 
 import msgspec
 from piccolo.querystring import QueryString
 from piccolo.table import Table
 
-from app.errors import NotFound
+from app.errors import FieldError, InvalidInput, NotFound
+from app.ids import parse_id
 from app.pagination import ListParams, Page, Pagination, list_params
 from app.principal import Principal
 from app.records import mapper
+from app.timeutil import parse_timestamp, require_offset
 from db import lists
 from db.lists import Row
 
 R = TypeVar("R", bound=msgspec.Struct)
 
-Filter = Callable[[Any], QueryString]
-"""Turns a filter's value (never None) into a condition."""
-
 Enrich = Callable[[list[Row]], Awaitable[None]]
 """Adds to a batch of rows what their records need beyond their own columns (one statement)."""
 
+FilterKind = Literal["id", "timestamp", "text", "choice"]
 
-def equals(column: str) -> Filter:
-    return lambda value: lists.condition(f'"{column}" = {{}}', value)
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """A list filter, declared once: REST makes it a query parameter (``rest.lists``), GraphQL an
+    argument (``graphql_api.lists``), both with this name, description and bounds; the resource
+    parses the value and adds ``column operator value`` to the list's conditions.
+
+    ``name`` is the public name (the REST query parameter; GraphQL uses its camelCase). A value
+    arrives as text (a query string) or already typed (GraphQL's ``DateTime`` and ``ID``)."""
+
+    name: str
+    column: str
+    operator: Literal["=", ">=", "<"]
+    description: str
+    kind: FilterKind = "text"
+    choices: tuple[str, ...] = ()
+    max_length: int = 320
+    lower: bool = False
+    """Compare lower-cased (e-mail addresses are stored lower-cased)."""
+
+    def condition(self, value: Any) -> QueryString:
+        return lists.condition(f'"{self.column}" {self.operator} {{}}', self.parse(value))
+
+    def parse(self, value: Any) -> Any:
+        """The value as the condition takes it; :class:`InvalidInput` naming the filter."""
+        if self.kind == "id":
+            return value if isinstance(value, UUID) else parse_id(value, self.name)
+        if self.kind == "timestamp":
+            if isinstance(value, datetime):
+                return require_offset(value, self.name)
+            return parse_timestamp(value, self.name)
+        if not isinstance(value, str):
+            raise InvalidInput.field(self.name, "must be a string")
+        if self.kind == "choice" and value not in self.choices:
+            raise InvalidInput.field(self.name, f"must be one of {', '.join(self.choices)}")
+        if not 1 <= len(value) <= self.max_length:
+            raise InvalidInput.field(self.name, f"must be 1 to {self.max_length} characters long")
+        if "\x00" in value:
+            raise InvalidInput.field(self.name, "must not contain U+0000")
+        return value.lower() if self.lower else value
+
+
+def id_filter(column: str, description: str) -> Filter:
+    """Rows whose ``column`` holds the given id."""
+    return Filter(column, column, "=", description, kind="id")
+
+
+def choice_filter(column: str, choices: Sequence[str], description: str) -> Filter:
+    """Rows whose ``column`` holds the given value, one of ``choices``."""
+    return Filter(column, column, "=", description, kind="choice", choices=tuple(choices))
+
+
+def text_filter(column: str, description: str, *, max_length: int, lower: bool = False) -> Filter:
+    """Rows whose ``column`` equals the given text (exactly, or lower-cased with ``lower``)."""
+    return Filter(column, column, "=", description, max_length=max_length, lower=lower)
+
+
+def since(column: str, name: str, description: str) -> Filter:
+    """Rows whose timestamp ``column`` is at or after the given one."""
+    return Filter(name, column, ">=", description, kind="timestamp")
+
+
+def until(column: str, name: str, description: str) -> Filter:
+    """Rows whose timestamp ``column`` is before the given one."""
+    return Filter(name, column, "<", description, kind="timestamp")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +120,8 @@ class Resource(Generic[R]):
     sort_fields: tuple[str, ...] = ("created_at",)
     parents: Mapping[str, Parent] = field(default_factory=dict)
     filters: Mapping[str, Filter] = field(default_factory=dict)
+    """Keyword (a Python name) -> filter; the keyword is the filter's name unless that is not
+    a Python name (``from``)."""
     enrich: Enrich | None = None
 
     def to_records(self, rows: list[Row]) -> list[R]:
@@ -66,10 +132,19 @@ class Resource(Generic[R]):
         return lists.condition('"organization_id" = {}', principal.organization_id)
 
     def _conditions(self, principal: Principal, filters: Mapping[str, Any]) -> list[QueryString]:
+        """The organization's rows that match every filter given (None: not given); every bad
+        filter value is reported at once."""
         conditions = [self._owned(principal)]
-        for name, value in filters.items():
-            if value is not None:
-                conditions.append(self.filters[name](value))
+        errors: list[FieldError] = []
+        for key, value in filters.items():
+            if value is None:
+                continue
+            try:
+                conditions.append(self.filters[key].condition(value))
+            except InvalidInput as error:
+                errors += error.errors
+        if errors:
+            raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
         return conditions
 
     async def _records(self, rows: list[Row]) -> list[R]:

@@ -234,7 +234,10 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
         while not all(client.done() for client in clients):
             await asyncio.sleep(args.window)
             done, window = window, Window()
-            backlog, age = await outbox_backlog(database_url)
+            try:
+                backlog, age = await outbox_backlog(database_url)
+            except (OSError, asyncpg.PostgresError):
+                backlog, age = -1, 0.0  # not readable now (PostgreSQL full): shown as -1
             memory = " ".join(f"{n} {rss_mib(p.pid):.0f}" for n, p in processes.items())
             p99s = " | ".join(
                 f"{name} {p99(values):.0f}" for name, values in sorted(done.latencies.items())
@@ -310,10 +313,10 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=60, help="seconds per report line")
     parser.add_argument("--logs", default="/tmp/ticketing-soak", help="where process logs go")
     args = parser.parse_args()
-    database = f"ticketing_bench_{uuid.uuid4().hex[:8]}"
+    database = f"ticketing_soak_{uuid.uuid4().hex[:8]}"
     database_url = f"{POSTGRES}/{database}"
     os.environ["DATABASE_URL"] = database_url
-    os.environ["TICKETING_QUEUE_NAME"] = f"ticketing-bench:{database}"
+    os.environ["TICKETING_QUEUE_NAME"] = database
     os.environ.pop("REDIS_URL", None)
     sys.path.insert(0, str(ROOT))
     Path(args.logs).mkdir(parents=True, exist_ok=True)

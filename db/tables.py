@@ -197,6 +197,8 @@ class Order(Table, tablename="orders"):
     payed_at = Timestamptz(null=True, default=None)
     cancelled_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz()
+    updated_at = Timestamptz()
+    """Set by every change of the order (sync: ``updated_since``)."""
 
 
 class Ticket(Table, tablename="tickets"):
@@ -218,6 +220,8 @@ class Ticket(Table, tablename="tickets"):
     metadata = JSON(default={})
     metadata_fields = JSON(default=[])
     created_at = Timestamptz()
+    updated_at = Timestamptz()
+    """Set by every change of the ticket (sync: ``updated_since``)."""
 
 
 class ScannerProfile(Table, tablename="scanner_profiles"):

@@ -6,8 +6,7 @@ answers in ``data``.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Any
+from typing import Any
 
 import strawberry
 
@@ -58,6 +57,7 @@ from graphql_api.inputs import (
     UpdateWebhookInput,
     to_struct,
 )
+from graphql_api.lists import filtered
 from graphql_api.scanner_types import Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import field, mutation
 from graphql_api.types import (
@@ -102,29 +102,24 @@ class Query:
     async def event(self, info: Info, id: strawberry.ID) -> Event | None:
         return await EVENTS.get(principal_of(info), parse_id(id, "id"))
 
-    @field(
-        TIMESLOTS,
-        "The timeslots of an event; `from` keeps those starting at or after it, `until` those "
-        "starting before it.",
-    )
+    @field(TIMESLOTS, "The timeslots of an event.")
+    @filtered(TIMESLOTS)
     async def timeslots(
         self,
         info: Info,
         event_id: strawberry.ID,
-        starts_from: Annotated[datetime | None, strawberry.argument(name="from")] = None,
-        until: datetime | None = None,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        **filters: Any,
     ) -> Page[Timeslot] | None:
         return await TIMESLOTS.page(
             principal_of(info),
             within=("event_id", parse_id(event_id, "event_id")),
-            starts_from=starts_from,
-            starts_until=until,
             limit=limit,
             offset=offset,
             sort=sort,
+            **filters,
         )
 
     @field(TICKET_TYPES)
@@ -144,40 +139,38 @@ class Query:
             sort=sort,
         )
 
-    @field(TICKETS, f"The tickets of an event, optionally of one order. {_sort_fields(TICKETS)}")
+    @field(TICKETS, f"The tickets of an event; the filters combine. {_sort_fields(TICKETS)}")
+    @filtered(TICKETS)
     async def tickets(
         self,
         info: Info,
         event_id: strawberry.ID,
-        order_id: strawberry.ID | None = None,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        **filters: Any,
     ) -> Page[Ticket] | None:
         return await TICKETS.page(
             principal_of(info),
             within=("event_id", parse_id(event_id, "event_id")),
-            order_id=None if order_id is None else parse_id(order_id, "order_id"),
             limit=limit,
             offset=offset,
             sort=sort,
+            **filters,
         )
 
-    @field(ORDERS, _sort_fields(ORDERS))
+    @field(ORDERS, f"The filters combine. {_sort_fields(ORDERS)}")
+    @filtered(ORDERS)
     async def orders(
         self,
         info: Info,
-        event_id: strawberry.ID | None = None,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        **filters: Any,
     ) -> Page[Order] | None:
         return await ORDERS.page(
-            principal_of(info),
-            event_id=None if event_id is None else parse_id(event_id, "event_id"),
-            limit=limit,
-            offset=offset,
-            sort=sort,
+            principal_of(info), limit=limit, offset=offset, sort=sort, **filters
         )
 
     @field(ORDERS)

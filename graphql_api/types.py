@@ -8,13 +8,11 @@ Resolvers receive the record itself as ``self``.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import strawberry
 
 from app import pagination
-from app.ids import parse_id
 from app.schemas import events as event_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
@@ -27,6 +25,7 @@ from app.services.timeslots import TIMESLOTS
 from graphql_api.context import Info, loaders_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type, record_type
+from graphql_api.lists import filtered
 from graphql_api.scopes import field
 
 T = TypeVar("T")
@@ -64,22 +63,17 @@ class Viewer:
 
 @record_type(event_records.Event)
 class Event:
-    @field(
-        TIMESLOTS,
-        "`from` keeps timeslots starting at or after it, `until` those starting before it.",
-    )
+    @field(TIMESLOTS)
+    @filtered(TIMESLOTS, parent="event_id")
     async def timeslots(
         self,
         info: Info,
-        starts_from: Annotated[datetime | None, strawberry.argument(name="from")] = None,
-        until: datetime | None = None,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        **filters: Any,
     ) -> Page[Timeslot] | None:
-        args = list_args(
-            starts_from=starts_from, starts_until=until, limit=limit, offset=offset, sort=sort
-        )
+        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
         return await loaders_of(info).pages(TIMESLOTS, "event_id").load((self.id, args))
 
     @field(TICKET_TYPES)
@@ -89,28 +83,30 @@ class Event:
         args = list_args(limit=limit, offset=offset, sort=sort)
         return await loaders_of(info).pages(TICKET_TYPES, "event_id").load((self.id, args))
 
-    @field(TICKETS, "`orderId` keeps one order's tickets.")
+    @field(TICKETS, "The filters combine.")
+    @filtered(TICKETS, parent="event_id")
     async def tickets(
         self,
         info: Info,
-        order_id: strawberry.ID | None = None,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        **filters: Any,
     ) -> Page[Ticket] | None:
-        args = list_args(
-            order_id=None if order_id is None else parse_id(order_id, "order_id"),
-            limit=limit,
-            offset=offset,
-            sort=sort,
-        )
+        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
         return await loaders_of(info).pages(TICKETS, "event_id").load((self.id, args))
 
-    @field(ORDERS)
+    @field(ORDERS, "The filters combine.")
+    @filtered(ORDERS, parent="event_id")
     async def orders(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
+        self,
+        info: Info,
+        limit: Limit = None,
+        offset: Offset = None,
+        sort: Sort = None,
+        **filters: Any,
     ) -> Page[Order] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort)
+        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
         return await loaders_of(info).pages(ORDERS, "event_id").load((self.id, args))
 
 
@@ -144,11 +140,17 @@ class Order:
     async def timeslot(self, info: Info) -> Timeslot | None:
         return await loaders_of(info).records(TIMESLOTS).load(self.event_timeslot_id)
 
-    @field(TICKETS)
+    @field(TICKETS, "The filters combine.")
+    @filtered(TICKETS, parent="order_id")
     async def tickets(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
+        self,
+        info: Info,
+        limit: Limit = None,
+        offset: Offset = None,
+        sort: Sort = None,
+        **filters: Any,
     ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort)
+        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
         return await loaders_of(info).pages(TICKETS, "order_id").load((self.id, args))
 
 

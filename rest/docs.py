@@ -53,7 +53,8 @@ def operation(
     """Route keyword arguments from the service operation the route calls: the summary, a
     description naming the operation's declared scope, the problem responses, the scope for the
     guard (``rest.auth.require_route_scope``), and for a list (the service is a
-    :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields.
+    :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields and
+    filters.
     """
     scope = scope_of(service)
     options: dict[str, Any] = {
@@ -63,7 +64,7 @@ def operation(
         "opt": {SERVICE_OPT: service, SCOPE_OPT: scope},
     }
     if isinstance(service, Resource):
-        options["dependencies"] = list_dependencies(service.sort_fields)
+        options["dependencies"] = list_dependencies(service)
     return options
 
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from litestar import Controller, get, patch, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody, QueryParameter
+from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.pagination import Page
@@ -21,7 +19,6 @@ from app.schemas.events import (
     TimeslotCreate,
 )
 from app.services import events, ticket_types, timeslots
-from app.timeutil import parse_timestamp
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
 
@@ -123,19 +120,9 @@ class EventController(Controller):
         principal: NamedDependency[Principal],
         event_id: IdPath,
         listing: NamedDependency[ListQuery],
-        starts_from: Annotated[
-            str | None, QueryParameter(name="from", description="RFC 3339 timestamp")
-        ] = None,
-        starts_until: Annotated[
-            str | None, QueryParameter(name="until", description="RFC 3339 timestamp")
-        ] = None,
     ) -> Page[Timeslot]:
         return await timeslots.TIMESLOTS.page(
-            principal,
-            within=("event_id", parse_id(event_id, "event_id")),
-            starts_from=None if starts_from is None else parse_timestamp(starts_from, "from"),
-            starts_until=None if starts_until is None else parse_timestamp(starts_until, "until"),
-            **listing.as_kwargs(),
+            principal, within=("event_id", parse_id(event_id, "event_id")), **listing.as_kwargs()
         )
 
     @post(

@@ -1,20 +1,26 @@
-"""The common list query parameters (``limit``, ``offset``, ``sort``) as one dependency per list.
+"""The query parameters of a list (``limit``, ``offset``, ``sort`` and its resource's filters) as
+one dependency per list.
 
-Bounds and the allowed sort values are declared here for the OpenAPI document, from the services'
-own constants; the services enforce them, so that GraphQL, which shares them, enforces the same.
+Bounds, the allowed sort values and the filters come from the resource's declaration
+(``app.resources.Resource``) for the OpenAPI document; the resource enforces them, so that
+GraphQL, which shares them, enforces the same.
 """
 
 # No ``from __future__ import annotations``: the parameter annotations of ``list_query`` must be
 # evaluated where they are written, because they close over each list's sort values.
 
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+import inspect
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from litestar.di import Provide
 from litestar.params import QueryParameter
 
 from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_LIMIT
+from app.resources import Filter, Resource
+
+FORMATS = {"id": "uuid", "timestamp": "date-time"}
+"""The OpenAPI ``format`` of a filter's text, by the filter's kind."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,14 +28,40 @@ class ListQuery:
     limit: int | None
     offset: int | None
     sort: str | None
+    filters: dict[str, str | None] = field(default_factory=dict)
 
     def as_kwargs(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"limit": self.limit, "offset": self.offset, "sort": self.sort, **self.filters}
 
 
-def list_dependencies(sort_fields: Sequence[str]) -> dict[str, Provide]:
-    """The ``listing`` dependency of a list whose service sorts by ``sort_fields``."""
-    sort_values = [f"{field}:{direction}" for field in sort_fields for direction in ("asc", "desc")]
+def filter_parameter(key: str, declared: Filter) -> inspect.Parameter:
+    """The query parameter of one filter, documented with its bounds."""
+    extra: dict[str, Any] = {}
+    if declared.kind in FORMATS:
+        extra["format"] = FORMATS[declared.kind]
+    if declared.choices:
+        extra["enum"] = list(declared.choices)
+    bounds = {"min_length": 1, "max_length": declared.max_length} if declared.kind == "text" else {}
+    annotation = Annotated[
+        str | None,
+        QueryParameter(
+            name=declared.name if declared.name != key else None,
+            description=declared.description,
+            schema_extra=extra or None,
+            **bounds,
+        ),
+    ]
+    return inspect.Parameter(
+        key, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=annotation
+    )
+
+
+def list_dependencies(resource: Resource[Any]) -> dict[str, Provide]:
+    """The ``listing`` dependency of a list of ``resource``: its common parameters and one query
+    parameter per declared filter."""
+    sort_values = [
+        f"{field}:{direction}" for field in resource.sort_fields for direction in ("asc", "desc")
+    ]
 
     def list_query(
         limit: Annotated[
@@ -52,7 +84,23 @@ def list_dependencies(sort_fields: Sequence[str]) -> dict[str, Provide]:
                 schema_extra={"enum": sort_values},
             ),
         ] = None,
+        **filters: str | None,
     ) -> ListQuery:
-        return ListQuery(limit=limit, offset=offset, sort=sort)
+        return ListQuery(limit=limit, offset=offset, sort=sort, filters=filters)
 
+    common = [
+        parameter
+        for parameter in inspect.signature(list_query).parameters.values()
+        if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
+    parameters = [
+        *(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY) for parameter in common),
+        *(filter_parameter(key, declared) for key, declared in resource.filters.items()),
+    ]
+    # Litestar reads a dependency's parameters from its signature and type hints.
+    list_query.__signature__ = inspect.Signature(parameters, return_annotation=ListQuery)  # type: ignore[attr-defined]
+    list_query.__annotations__ = {
+        **{parameter.name: parameter.annotation for parameter in parameters},
+        "return": ListQuery,
+    }
     return {"listing": Provide(list_query, sync_to_thread=False)}

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from litestar import Controller, get, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody, QueryParameter
+from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.pagination import Page
@@ -27,22 +25,14 @@ class OrderController(Controller):
             "List orders",
             service=orders.ORDERS,
             errors=(400, 403),
-            text="The orders of the caller's organization.",
+            text="The orders of the caller's organization. The filters combine (all must "
+            "match). For sync, poll with `updated_since`.",
         ),
     )
     async def list_orders(
-        self,
-        principal: NamedDependency[Principal],
-        listing: NamedDependency[ListQuery],
-        event_id: Annotated[
-            str | None, QueryParameter(description="Only orders of this event")
-        ] = None,
+        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
     ) -> Page[Order]:
-        return await orders.ORDERS.page(
-            principal,
-            event_id=None if event_id is None else parse_id(event_id, "event_id"),
-            **listing.as_kwargs(),
-        )
+        return await orders.ORDERS.page(principal, **listing.as_kwargs())
 
     @post(
         "/",

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from litestar import get, post
 from litestar.di import NamedDependency
-from litestar.params import QueryParameter
 
 from app.ids import parse_id
 from app.pagination import Page
@@ -24,22 +21,14 @@ from rest.lists import ListQuery
         "List the tickets of an event",
         service=tickets.TICKETS,
         errors=(400, 403, 404),
-        text="`order_id` restricts the list to one order's tickets.",
+        text="The filters combine (all must match). For sync, poll with `updated_since`.",
     ),
 )
 async def list_event_tickets(
-    principal: NamedDependency[Principal],
-    event_id: IdPath,
-    listing: NamedDependency[ListQuery],
-    order_id: Annotated[
-        str | None, QueryParameter(description="Only tickets of this order")
-    ] = None,
+    principal: NamedDependency[Principal], event_id: IdPath, listing: NamedDependency[ListQuery]
 ) -> Page[Ticket]:
     return await tickets.TICKETS.page(
-        principal,
-        within=("event_id", parse_id(event_id, "event_id")),
-        order_id=None if order_id is None else parse_id(order_id, "order_id"),
-        **listing.as_kwargs(),
+        principal, within=("event_id", parse_id(event_id, "event_id")), **listing.as_kwargs()
     )
 
 

@@ -224,7 +224,7 @@ async def test_existing_targets_move_to_foreign_keys_and_the_rules_hold(
         await db.execute("UPDATE orders SET status = 'paid' WHERE id = ?", order_id)
 
 
-WEBHOOKS = importlib.import_module("db.migrations.ticketing_2026_11_23t01_10_00_000000")
+WEBHOOKS = importlib.import_module("db.migrations.ticketing_2026_11_23t02_02_30_000000")
 
 
 async def _delivery(db: Database, ids: dict[str, uuid.UUID], event_type: str) -> uuid.UUID:

@@ -54,7 +54,8 @@ async def test_place_order_creates_pending_order_and_valid_tickets(
     assert order["total_price"] == 25.0 and order["refunded"] == 0
     assert set(order) == {
         "id", "event_id", "event_timeslot_id", "buyer_name", "buyer_email", "channel",
-        "payment_method", "total_price", "refunded", "payed_at", "created_at", "status",
+        "payment_method", "total_price", "refunded", "payed_at", "created_at", "updated_at",
+        "status",
     }  # fmt: skip
     tickets = ok(
         await client.get(
@@ -226,7 +227,7 @@ async def test_ticket_record_has_spec_shape_and_pages(client: AsyncClient, tenan
     assert set(ticket) == {
         "id", "scannable_code", "event_timeslot_id", "ticket_type_id", "order_id", "owner_name",
         "owner_email", "seat", "sequence", "scanned_at", "status", "cancelled_at", "swappable",
-        "created_at", "metadata", "metadata_fields",
+        "created_at", "updated_at", "metadata", "metadata_fields",
     }  # fmt: skip
     assert ticket["order_id"] == order["id"]
     assert ticket["event_timeslot_id"] == venue.timeslot["id"]

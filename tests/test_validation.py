@@ -29,8 +29,16 @@ SORT_FIELDS = {
     "events": ["created_at", "title", "starts_at"],
     "ticket_types": ["created_at"],
     "timeslots": ["created_at", "starts_at", "ends_at", "title"],
-    "tickets": ["created_at", "sequence", "owner_name", "owner_email", "scanned_at", "status"],
-    "orders": ["created_at", "payed_at", "total_price", "buyer_name"],
+    "tickets": [
+        "created_at",
+        "sequence",
+        "owner_name",
+        "owner_email",
+        "scanned_at",
+        "status",
+        "updated_at",
+    ],
+    "orders": ["created_at", "payed_at", "total_price", "buyer_name", "updated_at"],
 }
 BAD_TIMESTAMPS = [
     "2030-06-01T18:00:00",

@@ -32,6 +32,7 @@ class Order(msgspec.Struct):
     refunded: float
     payed_at: datetime | None
     created_at: datetime
+    updated_at: datetime
     status: OrderStatus
 
 

@@ -33,5 +33,6 @@ class Ticket(msgspec.Struct):
     cancelled_at: datetime | None
     swappable: bool
     created_at: datetime
+    updated_at: datetime
     metadata: dict[str, Any]
     metadata_fields: list[MetadataField]

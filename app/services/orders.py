@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from decimal import Decimal
-from typing import Any
+from typing import Any, get_args
 from uuid import UUID
 
 import msgspec
@@ -18,8 +18,8 @@ from app.errors import Conflict, FieldError, InvalidInput, NotFound
 from app.money import amount, to_cents
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Parent, Resource, equals
-from app.schemas.orders import Order, OrderCreate, RefundCreate
+from app.resources import Parent, Resource, choice_filter, id_filter, since, text_filter, until
+from app.schemas.orders import Order, OrderCreate, OrderStatus, RefundCreate
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
@@ -34,11 +34,31 @@ ORDERS = Resource(
     record=Order,
     kind="order",
     scope="orders.read",
-    sort_fields=("created_at", "payed_at", "total_price", "buyer_name"),
+    sort_fields=("created_at", "payed_at", "total_price", "buyer_name", "updated_at"),
     parents={"event_id": Parent("event_id", Event, "event")},
-    filters={"event_id": equals("event_id")},
+    filters={
+        "event_id": id_filter("event_id", "Only orders of this event"),
+        "status": choice_filter("status", get_args(OrderStatus), "Only orders in this status"),
+        "buyer_email": text_filter(
+            "buyer_email",
+            "Only orders of this buyer e-mail (case-insensitive)",
+            max_length=320,
+            lower=True,
+        ),
+        "created_since": since(
+            "created_at", "created_since", "Only orders placed at or after this RFC 3339 timestamp"
+        ),
+        "created_until": until(
+            "created_at", "created_until", "Only orders placed before this RFC 3339 timestamp"
+        ),
+        "updated_since": since(
+            "updated_at",
+            "updated_since",
+            "Only orders changed at or after this RFC 3339 timestamp (sync)",
+        ),
+    },
 )
-"""The ``event_id`` filter of a list keeps one event's orders (an unknown event: an empty page)."""
+"""The filters of a list: an unknown event gives an empty page; each is served by an index."""
 
 
 def _check_emails(data: OrderCreate) -> None:
@@ -135,6 +155,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
             payment_method=data.payment_method,
             total_price=total,
             created_at=now,
+            updated_at=now,
         )
         await order.save()
         await Ticket.insert(
@@ -159,6 +180,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
                         ]
                     ).decode(),
                     created_at=now,
+                    updated_at=now,
                 )
                 for sequence, ticket in enumerate(data.tickets, start=1)
             ]
@@ -172,9 +194,16 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
 @requires("orders.write")
 async def confirm_order(principal: Principal, order_id: UUID) -> Order:
     """Mark a pending order paid; emits ``order.confirmed`` exactly once, however often called."""
+    now = utcnow()
     async with transaction():
         confirmed = (
-            await OrderTable.update({OrderTable.status: "confirmed", OrderTable.payed_at: utcnow()})
+            await OrderTable.update(
+                {
+                    OrderTable.status: "confirmed",
+                    OrderTable.payed_at: now,
+                    OrderTable.updated_at: now,
+                }
+            )
             .where(
                 OrderTable.id == order_id,
                 OrderTable.organization_id == principal.organization_id,
@@ -199,10 +228,15 @@ async def confirm_order(principal: Principal, order_id: UUID) -> Order:
 @requires("orders.write")
 async def cancel_order(principal: Principal, order_id: UUID) -> Order:
     """Cancel an order and each of its live tickets (one ``ticket.cancelled`` each); idempotent."""
+    now = utcnow()
     async with transaction():
         cancelled = (
             await OrderTable.update(
-                {OrderTable.status: "cancelled", OrderTable.cancelled_at: utcnow()}
+                {
+                    OrderTable.status: "cancelled",
+                    OrderTable.cancelled_at: now,
+                    OrderTable.updated_at: now,
+                }
             )
             .where(
                 OrderTable.id == order_id,
@@ -227,10 +261,11 @@ async def refund_order(principal: Principal, order_id: UUID, data: RefundCreate)
         raise InvalidInput.field("amount", "must be greater than 0")
     async with transaction():
         refunded = await OrderTable.raw(
-            "UPDATE orders SET refunded = refunded + {} "
+            "UPDATE orders SET refunded = refunded + {}, updated_at = {} "
             "WHERE id = {} AND organization_id = {} AND refunded + {} <= total_price "
             "RETURNING id",
             value,
+            utcnow(),
             order_id,
             principal.organization_id,
             value,

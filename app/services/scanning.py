@@ -77,7 +77,7 @@ _TICKET_COLUMNS = """
 TICKET_BY_ID = _TICKET_COLUMNS + " AND t.id = {}"
 TICKET_BY_CODE = _TICKET_COLUMNS + " AND t.scannable_code = {}"
 ADMIT = """
-    UPDATE tickets SET status = 'scanned', scanned_at = {}
+    UPDATE tickets SET status = 'scanned', scanned_at = {}, updated_at = {}
     WHERE id = {} AND status = 'valid' RETURNING id"""
 LOG_ATTEMPT = """
     INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, reason, created_at)
@@ -191,7 +191,7 @@ async def _admit(
     organization_id: UUID, ticket: TicketState, scanner_id: UUID, now: datetime
 ) -> TicketState | None:
     """Step 7: the conditional UPDATE; ``None`` when a concurrent change got there first."""
-    if not await Ticket.raw(ADMIT, now, ticket.id):
+    if not await Ticket.raw(ADMIT, now, utcnow(), ticket.id):
         return None
     await record_event(
         organization_id,

@@ -6,15 +6,16 @@ A cancelled ticket gives its place back to the timeslot's capacity and emits ``t
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, get_args
 from uuid import UUID
 
 from piccolo.columns.combination import Combinable
 
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Parent, Resource, equals
-from app.schemas.tickets import Ticket
+from app.resources import Parent, Resource, choice_filter, id_filter, since, text_filter
+from app.schemas.scanning import MAX_CODE_LENGTH
+from app.schemas.tickets import Ticket, TicketStatus
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.timeutil import utcnow
@@ -27,14 +28,40 @@ TICKETS = Resource(
     record=Ticket,
     kind="ticket",
     scope="tickets.read",
-    sort_fields=("created_at", "sequence", "owner_name", "owner_email", "scanned_at", "status"),
+    sort_fields=(
+        "created_at",
+        "sequence",
+        "owner_name",
+        "owner_email",
+        "scanned_at",
+        "status",
+        "updated_at",
+    ),
     parents={
         "event_id": Parent("event_id", Event, "event"),
         "order_id": Parent("order_id", Order, "order"),
     },
-    filters={"order_id": equals("order_id")},
+    filters={
+        "order_id": id_filter("order_id", "Only the tickets of this order"),
+        "status": choice_filter("status", get_args(TicketStatus), "Only tickets in this status"),
+        "scannable_code": text_filter(
+            "scannable_code", "Only the ticket with this code", max_length=MAX_CODE_LENGTH
+        ),
+        "owner_email": text_filter(
+            "owner_email",
+            "Only tickets of this owner e-mail (case-insensitive)",
+            max_length=320,
+            lower=True,
+        ),
+        "updated_since": since(
+            "updated_at",
+            "updated_since",
+            "Only tickets changed at or after this RFC 3339 timestamp (sync)",
+        ),
+    },
 )
-"""Tickets are listed per event (``order_id`` keeps one order's) or per order."""
+"""Tickets are listed per event or per order; each filter is served by an index of the event's
+tickets (see ``db/migrations``)."""
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 20
@@ -54,7 +81,13 @@ async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list
     """
     now = utcnow()
     cancelled = (
-        await TicketTable.update({TicketTable.status: "cancelled", TicketTable.cancelled_at: now})
+        await TicketTable.update(
+            {
+                TicketTable.status: "cancelled",
+                TicketTable.cancelled_at: now,
+                TicketTable.updated_at: now,
+            }
+        )
         .where(
             TicketTable.organization_id == organization_id,
             TicketTable.status != "cancelled",

@@ -12,12 +12,12 @@ from uuid import UUID
 from app.errors import InvalidInput
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Filter, Parent, Resource
+from app.resources import Parent, Resource, since, until
 from app.schemas.events import Timeslot, TimeslotCreate
 from app.services.events import require_event
 from app.services.ticket_types import ticket_types_by_id
 from app.timeutil import require_offset
-from db.lists import Row, condition
+from db.lists import Row
 from db.tables import Event, TimeslotTicketType
 from db.tables import Timeslot as TimeslotTable
 from db.transactions import transaction
@@ -46,11 +46,6 @@ async def _with_ticket_type_ids(rows: list[Row]) -> None:
         row["ticket_type_ids"] = linked[row["id"]]
 
 
-def _starts(operator: str, field: str) -> Filter:
-    """Timeslots whose start compares with the (offset-carrying) timestamp by ``operator``."""
-    return lambda value: condition(f'"starts_at" {operator} {{}}', require_offset(value, field))
-
-
 TIMESLOTS = Resource(
     table=TimeslotTable,
     record=Timeslot,
@@ -58,11 +53,16 @@ TIMESLOTS = Resource(
     scope="events.read",
     sort_fields=("created_at", "starts_at", "ends_at", "title"),
     parents={"event_id": Parent("event_id", Event, "event")},
-    filters={"starts_from": _starts(">=", "from"), "starts_until": _starts("<", "until")},
+    filters={
+        "starts_from": since(
+            "starts_at", "from", "Only timeslots starting at or after this RFC 3339 timestamp"
+        ),
+        "starts_until": until(
+            "starts_at", "until", "Only timeslots starting before this RFC 3339 timestamp"
+        ),
+    },
     enrich=_with_ticket_type_ids,
 )
-"""``starts_from`` keeps the timeslots starting at or after it, ``starts_until`` those starting
-before it."""
 
 
 @requires("events.write")

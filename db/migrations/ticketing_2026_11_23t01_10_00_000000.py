@@ -1,117 +1,81 @@
-"""Webhooks that subscribers can operate (issue 13): secret rotation, attempts in flight, exhausted
-deliveries, test events.
+"""Sync and the filters of integrations (CONTRACT.md section 11): ``updated_at`` on orders and
+tickets, and an index behind each new filter and sort.
 
-1. ``webhooks.previous_secret`` and ``previous_secret_expires_at``: after a rotation the old secret
-   keeps signing (second signature) until it expires.
-2. ``webhook_deliveries.attempt_started_at``: set while an attempt is in flight, so that an attempt
-   cut short by a killed worker is recognised (and logged) when the delivery is taken up again.
-3. Allowed values: a delivery may be ``exhausted`` (every retry failed), and the outbox holds
-   ``webhook.test`` events (sent by ``POST /webhooks/{id}/test``). PostgreSQL: the CHECK
-   constraints of migration 2026-11-23T00:40 are replaced; SQLite: its triggers are.
-4. An attempt number is logged once per delivery (unique index).
+``updated_at`` of an existing row is its latest known change (creation, payment, scan,
+cancellation). On PostgreSQL the column is NOT NULL with ``now()`` as its default (so rows copied
+in without it are stamped); SQLite cannot add a NOT NULL column without a constant default, so
+there it stays nullable, and the service writes it on every insert and update either way.
 
-Going back turns ``exhausted`` deliveries into ``failed`` ones and deletes the test events (and
-their deliveries), which the earlier schema cannot hold.
+The list indexes follow the first list-index migration: the column a list is scoped by, the filter
+or sort column, then ``created_at``/``id`` for the default order and the tie-break.
 """
 
-from __future__ import annotations
-
 from piccolo.apps.migrations.auto.migration_manager import MigrationManager
-from piccolo.engine.base import Engine
 
 from db.tables import Organization
 
 ID = "2026-11-23T01:10:00:000000"
 VERSION = "1.38.0"
-DESCRIPTION = "webhook secret rotation, attempts in flight, exhausted deliveries, test events"
+DESCRIPTION = "updated_at on orders and tickets; indexes of the integration filters"
 
-COLUMNS: list[tuple[str, str, str]] = [
-    ("webhooks", "previous_secret", "VARCHAR(100)"),
-    ("webhooks", "previous_secret_expires_at", "TIMESTAMPTZ"),
-    ("webhook_deliveries", "attempt_started_at", "TIMESTAMPTZ"),
-]
-"""(table, column, type): nullable columns, NULL by default."""
+LATEST_CHANGE = {
+    "orders": ("created_at", "payed_at", "cancelled_at"),
+    "tickets": ("created_at", "scanned_at", "cancelled_at"),
+}
+"""Table -> the timestamps whose latest is an existing row's ``updated_at``."""
 
-BEFORE: dict[tuple[str, str], tuple[str, ...]] = {
-    ("webhook_deliveries", "status"): ("pending", "delivered", "failed"),
-    ("outbox_events", "event_type"): (
-        "order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled",
-    ),
-}  # fmt: skip
-AFTER: dict[tuple[str, str], tuple[str, ...]] = {
-    ("webhook_deliveries", "status"): ("pending", "delivered", "failed", "exhausted"),
-    ("outbox_events", "event_type"): (
-        "order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled", "webhook.test",
-    ),
-}  # fmt: skip
-"""(table, column) -> the values it may hold, before and after this migration."""
-
-TEST_EVENTS = "SELECT id FROM outbox_events WHERE event_type = 'webhook.test'"
-UNIQUE_ATTEMPTS = (
-    "CREATE UNIQUE INDEX IF NOT EXISTS delivery_attempts_unique "
-    "ON webhook_delivery_attempts (delivery_id, attempt)"
-)
-
-
-def _db() -> Engine:
-    return Organization._meta.db
+INDEXES: dict[str, tuple[str, list[str]]] = {
+    "orders_org_updated": ("orders", ["organization_id", "updated_at", "id"]),
+    "orders_event_updated": ("orders", ["event_id", "updated_at", "id"]),
+    "orders_org_status": ("orders", ["organization_id", "status", "created_at", "id"]),
+    "orders_org_buyer_email": ("orders", ["organization_id", "buyer_email", "created_at", "id"]),
+    "tickets_event_updated": ("tickets", ["event_id", "updated_at", "id"]),
+}
+"""Ticket ``status``, ``owner_email`` and ``scannable_code`` and order ``created_since`` /
+``created_until`` already have theirs (``tickets_event_status``, ``tickets_event_owner_email``,
+``tickets_org_code_unique``, ``orders_org_created``)."""
 
 
 def _sqlite() -> bool:
-    return _db().engine_type == "sqlite"
+    return Organization._meta.db.engine_type == "sqlite"
 
 
 async def _run(*statements: str) -> None:
     for statement in statements:
-        await _db().run_ddl(statement)
+        await Organization._meta.db.run_ddl(statement)
 
 
-async def _replace_rule(table: str, column: str, values: tuple[str, ...]) -> None:
-    """The rule ``{table}_{column}_allowed`` of migration 2026-11-23T00:40, with ``values``."""
-    name = f"{table}_{column}_allowed"
-    listed = ", ".join(f"'{value}'" for value in values)
-    if not _sqlite():
-        await _run(
-            f"ALTER TABLE {table} DROP CONSTRAINT IF EXISTS {name}",
-            f"ALTER TABLE {table} ADD CONSTRAINT {name} "
-            f"CHECK ({column} IS NULL OR {column} IN ({listed}))",
-        )
-        return
-    condition = f"NEW.{column} IS NULL OR NEW.{column} IN ({listed})"
-    abort = f"SELECT RAISE(ABORT, 'CHECK constraint failed: {name}');"
-    await _run(
-        f"DROP TRIGGER IF EXISTS {name}_insert",
-        f"DROP TRIGGER IF EXISTS {name}_update",
-        f"CREATE TRIGGER {name}_insert BEFORE INSERT ON {table} "
-        f"WHEN NOT ({condition}) BEGIN {abort} END",
-        f"CREATE TRIGGER {name}_update BEFORE UPDATE OF {column} ON {table} "
-        f"WHEN NOT ({condition}) BEGIN {abort} END",
-    )
+def _latest(columns: tuple[str, ...]) -> str:
+    if _sqlite():  # SQLite's MAX of several values is NULL when one is
+        first = columns[0]
+        return f"MAX({', '.join(f'COALESCE({c}, {first})' for c in columns)})"
+    return f"GREATEST({', '.join(columns)})"  # GREATEST ignores NULLs
 
 
 async def forwards() -> MigrationManager:
     manager = MigrationManager(migration_id=ID, app_name="ticketing", description=DESCRIPTION)
 
     async def apply() -> None:
-        for table, column, kind in COLUMNS:
-            await _run(f"ALTER TABLE {table} ADD COLUMN {column} {kind} DEFAULT NULL")
-        for (table, column), values in AFTER.items():
-            await _replace_rule(table, column, values)
-        await _run(UNIQUE_ATTEMPTS)
+        for table, columns in LATEST_CHANGE.items():
+            await _run(
+                f"ALTER TABLE {table} ADD COLUMN updated_at TIMESTAMPTZ",
+                f"UPDATE {table} SET updated_at = {_latest(columns)}",
+            )
+            if not _sqlite():
+                await _run(
+                    f"ALTER TABLE {table} ALTER COLUMN updated_at SET DEFAULT now(), "
+                    "ALTER COLUMN updated_at SET NOT NULL"
+                )
+        await _run(
+            *(
+                f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({', '.join(columns)})"
+                for name, (table, columns) in INDEXES.items()
+            )
+        )
 
     async def revert() -> None:
-        await _run(
-            "DROP INDEX IF EXISTS delivery_attempts_unique",
-            "UPDATE webhook_deliveries SET status = 'failed' WHERE status = 'exhausted'",
-            f"DELETE FROM webhook_delivery_attempts WHERE delivery_id IN "
-            f"(SELECT id FROM webhook_deliveries WHERE event_id IN ({TEST_EVENTS}))",
-            f"DELETE FROM webhook_deliveries WHERE event_id IN ({TEST_EVENTS})",
-            f"DELETE FROM outbox_events WHERE id IN ({TEST_EVENTS})",
-        )
-        for (table, column), values in BEFORE.items():
-            await _replace_rule(table, column, values)
-        for table, column, _ in reversed(COLUMNS):
-            await _run(f"ALTER TABLE {table} DROP COLUMN {column}")
+        await _run(*(f"DROP INDEX IF EXISTS {name}" for name in INDEXES))
+        await _run(*(f"ALTER TABLE {table} DROP COLUMN updated_at" for table in LATEST_CHANGE))
 
     manager.add_raw(apply)
     manager.add_raw_backwards(revert)
