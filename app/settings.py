@@ -180,7 +180,7 @@ def load_settings() -> Settings:
         public_url=_url("TICKETING_PUBLIC_URL", "http://127.0.0.1:8000") or "",
         allow_private_webhooks=_flag("TICKETING_ALLOW_PRIVATE_WEBHOOKS", False),
         webhook_retry_base_seconds=_number("TICKETING_WEBHOOK_RETRY_BASE_SECONDS", 30.0, 0.0),
-        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 14, 1)),
+        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 22, 1)),
         queue_name=os.environ.get("TICKETING_QUEUE_NAME") or "ticketing:queue",
         idp_issuer=idp_issuer,
         idp_jwks_url=idp_jwks_url,
