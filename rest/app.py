@@ -22,11 +22,18 @@ from rest.auth import bearer_authentication, current_principal, require_route_sc
 from rest.cors import cors_config
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
-from rest.http import MAX_BODY_BYTES, StrictJSONRequest, add_request_id, require_json_body
+from rest.http import (
+    MAX_BODY_BYTES,
+    StrictJSONRequest,
+    add_request_id,
+    correct_allow,
+    record_allowed_methods,
+    require_json_body,
+)
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.observation import ObservedLitestar
-from rest.openapi import declare_closed_inputs, openapi_config
+from rest.openapi import declare_closed_inputs, declare_metadata_value, openapi_config
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
@@ -124,7 +131,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=require_json_body,
-        before_send=[add_request_id],
+        before_send=[add_request_id, correct_allow],
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
@@ -135,4 +142,6 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         metrics=settings.metrics,
     )
     declare_closed_inputs(application)
+    declare_metadata_value(application)
+    record_allowed_methods(application)
     return application

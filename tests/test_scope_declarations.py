@@ -143,6 +143,7 @@ REACH: dict[str, str] = {
     "TicketType": 'ticketTypes(eventId: "$event") { items {} }',
     "Timeslot": 'timeslots(eventId: "$event") { items {} }',
     "Scanner": "scanners { items {} }",
+    "Webhook": "webhooks { items {} }",
 }
 
 
