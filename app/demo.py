@@ -9,6 +9,7 @@ it and only issue a fresh API key, because keys are shown once.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Awaitable
 from dataclasses import dataclass
@@ -57,20 +58,24 @@ def configure_environment(database: str | None, reset: bool, host: str, port: in
 
     Call before anything reads the settings. The database is
     ``--database``, else ``DATABASE_URL``, else ``./ticketing-demo.sqlite3``. ``REDIS_URL`` is
-    ignored: the demo runs no worker, so jobs stay in-process. Returns the dev identity
-    provider's directory.
+    ignored: the demo runs no worker, so jobs stay in-process. Paths are made absolute, so the
+    commands the banner prints work from any folder. Returns the dev identity provider's
+    directory.
     """
     from app.services.oauth.dev_idp import DEV_AUDIENCE, ensure_dev_idp
     from app.settings import get_settings
 
-    idp_directory = Path(".dev-idp")
+    idp_directory = Path(".dev-idp").absolute()
     if database is not None or not os.environ.get("DATABASE_URL"):
-        path = Path(database or DEFAULT_DATABASE_FILE)
+        path = Path(database or DEFAULT_DATABASE_FILE).absolute()
         if reset:
             for suffix in ("", "-journal", "-wal", "-shm"):
                 path.with_name(path.name + suffix).unlink(missing_ok=True)
         os.environ["DATABASE_URL"] = f"sqlite:///{path}"
         idp_directory = path.with_name(path.stem + "-idp")
+    elif os.environ["DATABASE_URL"].startswith("sqlite:///"):
+        path = Path(os.environ["DATABASE_URL"].removeprefix("sqlite:///")).absolute()
+        os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     issuer, jwks_path = ensure_dev_idp(idp_directory)
     os.environ.pop("REDIS_URL", None)
     os.environ["TICKETING_ALLOW_PRIVATE_WEBHOOKS"] = "1"
@@ -313,13 +318,20 @@ async def seed() -> UUID:
     return organization.id
 
 
+def _program() -> str:
+    """This ``ticketing`` as an absolute path, so that the printed commands run from anywhere."""
+    if Path(sys.argv[0]).name == "ticketing":
+        return os.path.abspath(sys.argv[0])
+    return shutil.which("ticketing") or "ticketing"
+
+
 def print_banner(
     session: DemoSession, base_url: str, database_url: str, idp_directory: Path, out: TextIO
 ) -> None:
     """What a new user needs on one screen: the key, the URLs and commands to paste."""
     key = session.api_key
     auth = f'-H "Authorization: Bearer {key}"'
-    program = sys.argv[0] if Path(sys.argv[0]).name == "ticketing" else "ticketing"
+    program = _program()
     lines = [
         "",
         "Ticketing demo: seeded organization "

@@ -12,6 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from app.private_keys import UnusableKey, import_private_pem
+
 
 class SettingsError(Exception):
     """A setting is missing or malformed; the message is the one line shown to the operator."""
@@ -119,24 +121,16 @@ def _existing_file(name: str) -> Path | None:
 
 
 def _signing_key_file() -> Path | None:
-    """The access-token key file, which must hold an EC P-256 or RSA private key in PEM."""
+    """The access-token key file, loaded exactly as the token signer loads it
+    (:func:`app.private_keys.import_private_pem`), so a file that passes here signs tokens."""
     path = _existing_file("TICKETING_SIGNING_KEY_FILE")
     if path is None:
         return None
-    from cryptography.hazmat.primitives.asymmetric import ec, rsa
-    from cryptography.hazmat.primitives.serialization import load_pem_private_key
-
     try:
-        key = load_pem_private_key(path.read_bytes(), password=None)
-    except (ValueError, TypeError):
-        raise SettingsError(
-            f"TICKETING_SIGNING_KEY_FILE {str(path)!r} is not an unencrypted PEM private key"
-        ) from None
-    if isinstance(key, ec.EllipticCurvePrivateKey) and isinstance(key.curve, ec.SECP256R1):
-        return path
-    if isinstance(key, rsa.RSAPrivateKey) and key.key_size >= 2048:
-        return path
-    raise SettingsError("TICKETING_SIGNING_KEY_FILE must hold an EC P-256 or RSA (2048+) key")
+        import_private_pem(path.read_bytes())
+    except UnusableKey as error:
+        raise SettingsError(f"TICKETING_SIGNING_KEY_FILE {str(path)!r} {error}") from None
+    return path
 
 
 def _origins(name: str) -> tuple[str, ...]:
@@ -189,7 +183,7 @@ def load_settings() -> Settings:
         public_url=_url("TICKETING_PUBLIC_URL", "http://127.0.0.1:8000") or "",
         allow_private_webhooks=_flag("TICKETING_ALLOW_PRIVATE_WEBHOOKS", False),
         webhook_retry_base_seconds=_number("TICKETING_WEBHOOK_RETRY_BASE_SECONDS", 30.0, 0.0),
-        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 14, 1)),
+        webhook_max_attempts=int(_number("TICKETING_WEBHOOK_MAX_ATTEMPTS", 22, 1)),
         queue_name=os.environ.get("TICKETING_QUEUE_NAME") or "ticketing:queue",
         idp_issuer=idp_issuer,
         idp_jwks_url=idp_jwks_url,

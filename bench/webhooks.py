@@ -1,16 +1,20 @@
-"""Webhook delivery throughput and lag: outbox rows fanned out by real arq workers to a receiver.
+"""Webhook delivery: lag and fan-out of real ``ticketing worker`` processes against a plain loop.
 
-Creates a throw-away PostgreSQL database, one organization with one subscription pointing at a
-local receiver (keep-alive HTTP/1.1 on 127.0.0.1, answering 200 at once), writes the outbox rows,
-starts N `ticketing worker` processes and waits until every event has arrived. Two phases:
+Creates a throw-away PostgreSQL database, starts N ``ticketing worker`` processes and a receiver
+on 127.0.0.1 (keep-alive HTTP/1.1, answering 200 at once, recording when each (event,
+subscription) first arrives), then measures, in one run:
 
-- burst: N events written at once; deliveries/s (total and per worker) until the last arrives;
-- steady: events written at a fixed rate below capacity; the lag from the outbox row's commit
-  to its receipt (p50/p99) is the delay a subscriber sees in normal operation.
+- floor: a plain loop of httpx POSTs (one client, keep-alive, one after the other) to the same
+  receiver: the deliveries per second of doing nothing but sending;
+- lag: events written at a steady rate (default 100/s, in ten commits a second) to one
+  subscription; the time from each event's commit to its receipt, p50 and p99;
+- fan-out: one event to 200 subscriptions, and 10,000 events (one commit) to 5 subscriptions;
+  deliveries per second from the commit to the last receipt, and their ratio to the floor.
 
-    .venv/bin/python bench/webhooks.py --events 10000 --workers 1
+    .venv/bin/python bench/webhooks.py --workers 1
 
-Everything shares the machine's cores: workers, PostgreSQL, Redis and the receiver.
+Everything shares the machine's cores: workers, PostgreSQL, Redis, this process (the receiver and
+the floor's client). Duplicated deliveries are counted and reported.
 """
 
 from __future__ import annotations
@@ -20,14 +24,15 @@ import asyncio
 import contextlib
 import os
 import signal
-import statistics
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncpg
+import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
@@ -35,28 +40,32 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 class Receiver:
-    """Records when each webhook-id first arrives (``time.time()``)."""
+    """Records when each (webhook-id, path) first arrives (``time.time()``)."""
 
     def __init__(self) -> None:
-        self.arrivals: dict[str, float] = {}
+        self.arrivals: dict[tuple[str, str], float] = {}
         self.requests = 0
         self.changed = asyncio.Event()
 
     async def start(self) -> int:
-        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0)
+        self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0, backlog=1024)
         return self.server.sockets[0].getsockname()[1]
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
-                headers = dict(
-                    line.split(": ", 1) for line in head.decode("latin-1").split("\r\n")[1:] if line
-                )
-                lowered = {k.lower(): v for k, v in headers.items()}
-                await reader.readexactly(int(lowered.get("content-length", "0")))
+                lines = head.decode("latin-1").split("\r\n")
+                path = lines[0].split(" ")[1]
+                headers = {}
+                for line in lines[1:]:
+                    if line:
+                        name, _, value = line.partition(":")
+                        headers[name.strip().lower()] = value.strip()
+                await reader.readexactly(int(headers.get("content-length", "0")))
                 self.requests += 1
-                self.arrivals.setdefault(lowered["webhook-id"], time.time())
+                key = (headers.get("webhook-id", ""), path)
+                self.arrivals.setdefault(key, time.time())
                 self.changed.set()
                 writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
                 await writer.drain()
@@ -65,33 +74,70 @@ class Receiver:
         finally:
             writer.close()
 
-    async def wait_for(self, ids: set[str], within: float) -> None:
+    async def wait_for(self, keys: set[tuple[str, str]], within: float) -> None:
         deadline = time.monotonic() + within
-        while not ids <= self.arrivals.keys():
+        while not keys <= self.arrivals.keys():
             if time.monotonic() > deadline:
-                missing = len(ids - self.arrivals.keys())
-                raise SystemExit(f"{missing} events not delivered within {within:.0f} s")
+                missing = len(keys - self.arrivals.keys())
+                raise SystemExit(f"{missing} deliveries did not arrive within {within:.0f} s")
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), 1)
 
 
-async def write_events(organization_id: uuid.UUID, count: int) -> dict[str, float]:
-    """Insert ``count`` order.confirmed outbox rows in one transaction; ids -> commit time."""
-    from app.services.outbox import record_event
-    from db.tables import OutboxEvent
+@dataclass
+class Organization:
+    id: uuid.UUID
+    paths: list[str]
 
-    ids: list[str] = []
-    async with OutboxEvent._meta.db.transaction():
-        for _ in range(count):
-            event_id = await record_event(
-                organization_id,
-                "order.confirmed",
-                {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()},
-            )
-            ids.append(str(event_id))
+
+async def organization(name: str, base_url: str, subscriptions: int) -> Organization:
+    """An organization with ``subscriptions`` subscriptions to order.confirmed, each at a path of
+    its own on the receiver."""
+    from app.principal import Principal
+    from app.schemas.webhooks import WebhookCreate
+    from app.services.api_keys import create_api_key
+    from app.services.organizations import add_member, create_organization
+    from app.services.webhooks import create_webhook
+    from app.settings import load_settings
+
+    org = await create_organization(name, "EUR")
+    email = f"bench-{uuid.uuid4().hex[:8]}@example.com"
+    await add_member(org.id, email)
+    key = await create_api_key(org.id, email, "webhooks.write")
+    principal = Principal(
+        organization_id=org.id,
+        user_id=uuid.uuid4(),
+        scopes=frozenset({"webhooks.write"}),
+        credential="api_key",
+        credential_id=key.id,
+    )
+    paths = [f"/{name}/{n}" for n in range(subscriptions)]
+    for path in paths:
+        await create_webhook(
+            principal,
+            WebhookCreate(url=f"{base_url}{path}", event_types=["order.confirmed"]),
+            load_settings(),
+        )
+    return Organization(org.id, paths)
+
+
+async def write_events(org: Organization, count: int) -> tuple[set[tuple[str, str]], float]:
+    """``count`` order.confirmed events in one transaction; the (event, path) pairs expected, and
+    the commit time."""
+    from app.services.outbox import record_events
+    from db.transactions import transaction
+
+    async with transaction():
+        ids = await record_events(
+            org.id,
+            [
+                ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
+                for _ in range(count)
+            ],
+        )
     committed = time.time()
-    return dict.fromkeys(ids, committed)
+    return {(str(event_id), path) for event_id in ids for path in org.paths}, committed
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -99,12 +145,40 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def bench(events: int, workers: int, steady_rate: int, steady_seconds: int) -> None:
-    from app.principal import Principal
-    from app.schemas.webhooks import WebhookCreate
-    from app.services.api_keys import create_api_key
-    from app.services.organizations import add_member, create_organization
-    from app.services.webhooks import create_webhook
+async def plain_loop(base_url: str, path: str, count: int) -> float:
+    """POSTs per second of one httpx client sending ``count`` bodies one after the other."""
+    body = b'{"id": "x", "event_type": "order.confirmed", "timestamp": "t", "data": {}}'
+    async with httpx.AsyncClient(base_url=base_url) as client:
+        await client.post(path, content=body, headers={"webhook-id": "warm-up"})
+        started = time.perf_counter()
+        for n in range(count):
+            await client.post(path, content=body, headers={"webhook-id": f"plain-{n}"})
+        return count / (time.perf_counter() - started)
+
+
+async def fan_out(receiver: Receiver, org: Organization, events: int) -> float:
+    """Deliveries per second of ``events`` events to every subscription of ``org``."""
+    expected, committed = await write_events(org, events)
+    await receiver.wait_for(expected, within=900)
+    last = max(receiver.arrivals[key] for key in expected)
+    return len(expected) / (last - committed)
+
+
+async def steady_lag(receiver: Receiver, org: Organization, rate: int, seconds: int) -> list[float]:
+    """Lags (ms) of events written at ``rate`` per second for ``seconds``, in ten commits a
+    second."""
+    sent: dict[tuple[str, str], float] = {}
+    batch = max(1, rate // 10)
+    for _ in range(seconds * 10):
+        tick = time.monotonic()
+        expected, committed = await write_events(org, batch)
+        sent.update(dict.fromkeys(expected, committed))
+        await asyncio.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
+    await receiver.wait_for(set(sent), within=120)
+    return [(receiver.arrivals[key] - committed) * 1000 for key, committed in sent.items()]
+
+
+async def bench(args: argparse.Namespace) -> None:
     from app.settings import load_settings
     from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import migrate
@@ -114,58 +188,48 @@ async def bench(events: int, workers: int, steady_rate: int, steady_seconds: int
     await start_engine(engine)
     await migrate()
     receiver = Receiver()
-    port = await receiver.start()
-    org = await create_organization("Bench", "EUR")
-    await add_member(org.id, "bench@example.com")
-    key = await create_api_key(org.id, "bench@example.com", "webhooks.write")
-    principal = Principal(
-        organization_id=org.id,
-        user_id=uuid.uuid4(),
-        scopes=frozenset({"webhooks.write"}),
-        credential="api_key",
-        credential_id=key.id,
-    )
-    await create_webhook(
-        principal,
-        WebhookCreate(url=f"http://127.0.0.1:{port}/hook", event_types=["order.confirmed"]),
-    )
+    base_url = f"http://127.0.0.1:{await receiver.start()}"
+    lag_org = await organization("lag", base_url, 1)
+    wide_org = await organization("wide", base_url, 200)
+    burst_org = await organization("burst", base_url, 5)
 
-    burst = await write_events(org.id, events)
     env = {**os.environ, "REDIS_URL": REDIS_URL, "TICKETING_LOG_LEVEL": "WARNING"}
-    processes = [
+    workers = [
         await asyncio.create_subprocess_exec(
             str(ROOT / ".venv/bin/ticketing"), "worker", env=env, stderr=asyncio.subprocess.DEVNULL
         )
-        for _ in range(workers)
+        for _ in range(args.workers)
     ]
     try:
-        started = time.time()
-        await receiver.wait_for(set(burst), within=600)
-        first = min(receiver.arrivals[i] for i in burst)
-        last = max(receiver.arrivals[i] for i in burst)
-        rate = events / (last - started)
-        print(f"burst: {events} events, {workers} worker(s), first after {first - started:.2f} s")
-        print(f"  {rate:.0f} deliveries/s in all, {rate / workers:.0f} per worker")
+        warm_up, _ = await write_events(lag_org, 1)
+        await receiver.wait_for(warm_up, within=60)
+        print(f"{args.workers} worker(s); {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
 
-        steady: dict[str, float] = {}
-        batch = max(1, steady_rate // 10)
-        for _ in range(steady_seconds * 10):
-            tick = time.monotonic()
-            steady.update(await write_events(org.id, batch))
-            await asyncio.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
-        await receiver.wait_for(set(steady), within=120)
-        lags = [(receiver.arrivals[i] - committed) * 1000 for i, committed in steady.items()]
+        lags = await steady_lag(receiver, lag_org, args.rate, args.seconds)
         print(
-            f"steady: {len(steady)} events at {steady_rate}/s, lag outbox->receipt "
+            f"lag at {args.rate} events/s ({len(lags)} events): "
             f"p50 {percentile(lags, 0.5):.0f} ms, p99 {percentile(lags, 0.99):.0f} ms, "
-            f"mean {statistics.fmean(lags):.0f} ms"
+            f"max {max(lags):.0f} ms"
         )
-        duplicates = receiver.requests - len(receiver.arrivals)
-        print(f"duplicates received: {duplicates}")
+
+        floor_wide = await plain_loop(base_url, "/floor/wide", 200)
+        wide = await fan_out(receiver, wide_org, 1)
+        print(
+            f"1 event to 200 subscriptions: {wide:.0f} deliveries/s; plain httpx loop "
+            f"{floor_wide:.0f} POSTs/s; ratio {wide / floor_wide:.2f}x"
+        )
+
+        floor_burst = await plain_loop(base_url, "/floor/burst", args.floor_posts)
+        burst = await fan_out(receiver, burst_org, args.events)
+        print(
+            f"{args.events} events to 5 subscriptions: {burst:.0f} deliveries/s; plain httpx "
+            f"loop {floor_burst:.0f} POSTs/s; ratio {burst / floor_burst:.2f}x"
+        )
+        print(f"duplicates received: {receiver.requests - len(receiver.arrivals)}")
     finally:
-        for process in processes:
+        for process in workers:
             process.send_signal(signal.SIGTERM)
-        for process in processes:
+        for process in workers:
             await process.wait()
         await stop_engine(engine)
 
@@ -180,10 +244,11 @@ async def admin(statement: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--steady-rate", type=int, default=100, help="events/s in the lag phase")
-    parser.add_argument("--steady-seconds", type=int, default=10)
+    parser.add_argument("--rate", type=int, default=100, help="events/s in the lag phase")
+    parser.add_argument("--seconds", type=int, default=20, help="length of the lag phase")
+    parser.add_argument("--events", type=int, default=10_000, help="events of the burst")
+    parser.add_argument("--floor-posts", type=int, default=10_000, help="POSTs of the floor")
     args = parser.parse_args()
     database = f"ticketing_bench_{uuid.uuid4().hex[:8]}"
     os.environ["DATABASE_URL"] = f"{POSTGRES}/{database}"
@@ -193,7 +258,7 @@ def main() -> None:
     asyncio.run(admin(f'CREATE DATABASE "{database}"'))
     try:
         started = datetime.now(UTC)
-        asyncio.run(bench(args.events, args.workers, args.steady_rate, args.steady_seconds))
+        asyncio.run(bench(args))
         print(f"took {(datetime.now(UTC) - started).total_seconds():.0f} s")
     finally:
         asyncio.run(admin(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))

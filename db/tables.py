@@ -290,7 +290,8 @@ class Scan(Table, tablename="scans"):
 
 
 class Webhook(Table, tablename="webhooks"):
-    """A subscription. ``secret`` signs deliveries, so it is kept readable (HMAC needs it)."""
+    """A subscription. ``secret`` signs deliveries, so it is kept readable (HMAC needs it); after
+    a rotation ``previous_secret`` signs too, until ``previous_secret_expires_at``."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -298,6 +299,8 @@ class Webhook(Table, tablename="webhooks"):
     event_types = JSON(default=[])
     description = Varchar(length=255, default="")
     secret = Varchar(length=100)
+    previous_secret = Varchar(length=100, null=True, default=None)
+    previous_secret_expires_at = Timestamptz(null=True, default=None)
     active = Boolean(default=True)
     disabled_reason = Varchar(length=200, null=True, default=None)
     created_at = Timestamptz()
@@ -315,7 +318,11 @@ class OutboxEvent(Table, tablename="outbox_events"):
 
 
 class WebhookDelivery(Table, tablename="webhook_deliveries"):
-    """One (event, subscription) pair; its attempts are in :class:`WebhookDeliveryAttempt`."""
+    """One (event, subscription) pair; its attempts are in :class:`WebhookDeliveryAttempt`.
+
+    ``next_attempt_at`` is when the pair is next taken up: its next try, or, while a try is
+    queued or running, when it is taken up again should that try be lost. ``attempt_started_at``
+    is set while an attempt is in flight."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -326,6 +333,7 @@ class WebhookDelivery(Table, tablename="webhook_deliveries"):
     last_status_code = Integer(null=True, default=None)
     last_error = Text(null=True, default=None)
     next_attempt_at = Timestamptz(null=True, default=None)
+    attempt_started_at = Timestamptz(null=True, default=None)
     delivered_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz()
     updated_at = Timestamptz()

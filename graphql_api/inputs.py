@@ -23,6 +23,7 @@ from app.schemas.scanners import (
     ScannerProfileUpdate,
     ScannerUpdate,
 )
+from app.schemas.webhooks import WebhookUpdate
 from graphql_api.derive import input_type
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -88,6 +89,14 @@ UpdateScannerProfileInput = input_type(
     ScannerProfileUpdate,
     name="UpdateScannerProfileInput",
     description="Only the fields sent are changed; a sent list replaces the old one.",
+    extra={"id": strawberry.ID},
+)
+
+UpdateWebhookInput = input_type(
+    WebhookUpdate,
+    name="UpdateWebhookInput",
+    description="Only the fields sent are changed; `active: true` re-enables a subscription "
+    "that a 410 answer disabled.",
     extra={"id": strawberry.ID},
 )
 

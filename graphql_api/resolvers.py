@@ -21,7 +21,7 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.schemas.scanning import CodeScan, TicketScan
-from app.schemas.webhooks import WebhookCreate
+from app.schemas.webhooks import WebhookCreate, WebhookUpdate
 from app.services import (
     events,
     orders,
@@ -54,6 +54,7 @@ from graphql_api.inputs import (
     UpdateEventInput,
     UpdateScannerInput,
     UpdateScannerProfileInput,
+    UpdateWebhookInput,
     to_struct,
 )
 from graphql_api.lists import filtered
@@ -72,7 +73,14 @@ from graphql_api.types import (
     Timeslot,
     Viewer,
 )
-from graphql_api.webhook_types import CreatedWebhook, Delivery, Webhook, WebhookDeleted
+from graphql_api.webhook_types import (
+    CreatedWebhook,
+    Delivery,
+    DeliveryQueued,
+    RotatedWebhookSecret,
+    Webhook,
+    WebhookDeleted,
+)
 
 
 def _sort_fields(resource: Resource[Any]) -> str:
@@ -260,6 +268,48 @@ class Mutation:
             body["description"] = description
         data = to_struct(body, WebhookCreate)
         return await webhooks.create_webhook(principal_of(info), data, settings_of(info))
+
+    @mutation(
+        webhooks.update_webhook,
+        "Only the fields sent are changed; a new `url` is checked as at creation.",
+    )
+    async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> Webhook | None:
+        webhook_id = parse_id(input.id, "id")
+        data = to_struct(input, WebhookUpdate, exclude=("id",))
+        settings = settings_of(info)
+        return await webhooks.update_webhook(principal_of(info), webhook_id, data, settings)
+
+    @mutation(
+        webhooks.send_test_delivery,
+        "Sends a `webhook.test` event `{id, event_type, timestamp, data: {webhook_id}}` to this "
+        "subscription only, signed like every delivery; CONFLICT when it is disabled.",
+    )
+    async def test_webhook(self, info: Info, id: strawberry.ID) -> DeliveryQueued | None:
+        return await webhooks.send_test_delivery(principal_of(info), parse_id(id, "id"))
+
+    @mutation(
+        webhooks.retry_delivery,
+        "A new attempt of the delivery at once, whatever its status, with the same "
+        "`webhook-id`; CONFLICT when the subscription is disabled or an attempt is in flight.",
+    )
+    async def retry_webhook_delivery(
+        self, info: Info, webhook_id: strawberry.ID, delivery_id: strawberry.ID
+    ) -> DeliveryQueued | None:
+        return await webhooks.retry_delivery(
+            principal_of(info),
+            parse_id(webhook_id, "webhook_id"),
+            parse_id(delivery_id, "delivery_id"),
+        )
+
+    @mutation(
+        webhooks.rotate_secret,
+        "The new `secret` is shown only here; for 24 hours deliveries carry two signatures, "
+        "the new secret's first.",
+    )
+    async def rotate_webhook_secret(
+        self, info: Info, id: strawberry.ID
+    ) -> RotatedWebhookSecret | None:
+        return await webhooks.rotate_secret(principal_of(info), parse_id(id, "id"))
 
     @mutation(webhooks.delete_webhook, "Pending deliveries are dropped.")
     async def delete_webhook(self, info: Info, id: strawberry.ID) -> WebhookDeleted | None:

@@ -15,22 +15,31 @@ from piccolo.engine.base import Engine
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
+from app.services.live import serving_hub
 from app.settings import Settings, get_settings
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
-from rest.http import MAX_BODY_BYTES, StrictJSONRequest, add_request_id, require_json_body
+from rest.http import (
+    MAX_BODY_BYTES,
+    StrictJSONRequest,
+    add_request_id,
+    correct_allow,
+    record_allowed_methods,
+    require_json_body,
+)
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.observation import ObservedLitestar
-from rest.openapi import declare_closed_inputs, openapi_config
+from rest.openapi import declare_closed_inputs, declare_metadata_value, openapi_config
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
 from rest.scanners import ScannerController, ScannerProfileController
 from rest.scanning import SCANNING_ROUTES
+from rest.subscriptions import graphql_over_websocket
 from rest.tickets import TICKET_ROUTES
 from rest.webhooks import WebhookController
 from workers.in_process import in_process_delivery
@@ -46,6 +55,7 @@ ROUTES = [
     WebhookController,
     *OAUTH_ROUTES,
     *GRAPHQL_ROUTES,
+    graphql_over_websocket,
 ]
 
 
@@ -97,7 +107,13 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         async with in_process_delivery(settings, gate):
             yield
 
-    lifespan = [database]
+    @asynccontextmanager
+    async def live_updates(_: Litestar) -> AsyncIterator[None]:
+        """GraphQL subscriptions' notifications, through Redis when there is one."""
+        async with serving_hub(settings.redis_url, settings.queue_name):
+            yield
+
+    lifespan = [database, live_updates]
     if settings.metrics:
         lifespan.append(pool_gauges)
     if not settings.redis_url:
@@ -115,7 +131,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=require_json_body,
-        before_send=[add_request_id],
+        before_send=[add_request_id, correct_allow],
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
@@ -126,4 +142,6 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         metrics=settings.metrics,
     )
     declare_closed_inputs(application)
+    declare_metadata_value(application)
+    record_allowed_methods(application)
     return application

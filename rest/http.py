@@ -7,9 +7,10 @@ import re
 import uuid
 from typing import Any
 
-from litestar import Request
+from litestar import Litestar, Request
 from litestar.datastructures import MutableScopeHeaders
 from litestar.exceptions import ClientException
+from litestar.routes import HTTPRoute
 from litestar.types import Empty, Message, Scope
 
 from app.schemas.decoding import MalformedJSON, decode_json
@@ -35,6 +36,35 @@ def request_id(scope: Scope) -> str:
 async def add_request_id(message: Message, scope: Scope) -> None:
     if message["type"] == "http.response.start":
         MutableScopeHeaders.from_message(message)[REQUEST_ID_HEADER] = request_id(scope)
+
+
+ALLOW_BY_PATH = "allow_by_path"
+
+
+def record_allowed_methods(application: Litestar) -> None:
+    """Keep each path's methods, for :func:`correct_allow`."""
+    application.state[ALLOW_BY_PATH] = {
+        route.path_format: ", ".join(sorted(route.methods))
+        for route in application.routes
+        if isinstance(route, HTTPRoute)
+    }
+
+
+async def correct_allow(message: Message, scope: Scope) -> None:
+    """``Allow`` of an automatic ``OPTIONS`` answer names every method of the path.
+
+    Litestar 2.25 builds a path's OPTIONS handler with the first handler registered for it and
+    keeps that handler when more are merged in, so ``OPTIONS /events`` answered
+    ``Allow: OPTIONS, POST`` although ``GET /events`` exists. ``tests/test_openapi.py`` checks
+    the header on every documented path.
+    """
+    if message["type"] != "http.response.start" or scope.get("method") != "OPTIONS":
+        return
+    if message["status"] != 204:
+        return
+    allow = Litestar.from_scope(scope).state.get(ALLOW_BY_PATH, {}).get(scope.get("path_template"))
+    if allow:
+        MutableScopeHeaders.from_message(message)["Allow"] = allow
 
 
 async def require_json_body(request: Request[Any, Any, Any]) -> None:

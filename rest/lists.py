@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from litestar.di import Provide
 from litestar.params import QueryParameter
 
-from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT
+from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT, MAX_OFFSET
 from app.resources import Filter, Resource
 
 FORMATS = {"id": "uuid", "timestamp": "date-time"}
@@ -81,7 +81,9 @@ def list_dependencies(resource: Resource[Any]) -> dict[str, Provide]:
             int | None,
             # Litestar leaves a ge of 0 out of the document; schema_extra puts it back.
             QueryParameter(
-                ge=0, description="Results to skip (default 0)", schema_extra={"minimum": 0}
+                ge=0,
+                description="Results to skip (default 0)",
+                schema_extra={"minimum": 0, "maximum": MAX_OFFSET},
             ),
         ] = None,
         sort: Annotated[

@@ -21,12 +21,18 @@ from app.schemas.oauth import AuthorizationServerMetadata, TokenError, TokenResp
 from app.services.oauth import authorization, consent, discovery, server
 from app.settings import Settings
 from rest.http import FORM_BODY_OPT
+from rest.oauth_openapi import (
+    FORM_MEDIA_TYPE,
+    AuthorizeOperation,
+    DecideOperation,
+    RevokeOperation,
+    TokenOperation,
+)
 
 TEMPLATES = Path(__file__).parent / "templates"
 CONSENT_TEMPLATE = Template((TEMPLATES / "oauth_consent.html").read_text())
 ERROR_TEMPLATE = Template((TEMPLATES / "oauth_error.html").read_text())
 AUTHORIZE_PATH = "/oauth2/authorize"
-FORM_MEDIA_TYPE = "application/x-www-form-urlencoded"
 PAGE_HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
@@ -120,6 +126,7 @@ def _page(answer: authorization.Answer, settings: Settings) -> Response[Any]:
     "is not valid.",
     security=[{}],
     include_in_schema=True,
+    operation_class=AuthorizeOperation,
 )
 async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
     settings = _settings(request)
@@ -134,6 +141,7 @@ async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
     opt={FORM_BODY_OPT: True},
     security=[{}],
     status_code=302,
+    operation_class=DecideOperation,
 )
 async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
     form = dict(await _form_pairs(request) or [])
@@ -160,6 +168,7 @@ async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
     security=[{}],
     status_code=200,
     responses=TOKEN_ERRORS,
+    operation_class=TokenOperation,
 )
 async def token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
     pairs = await _form_pairs(request)
@@ -181,6 +190,7 @@ async def token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
     security=[{}],
     status_code=200,
     responses=TOKEN_ERRORS,
+    operation_class=RevokeOperation,
 )
 async def revoke(request: Request[Any, Any, Any]) -> Response[Any]:
     pairs = await _form_pairs(request)

@@ -12,6 +12,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import Components, SecurityScheme
 
 import app.schemas
+from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
 
 API_VERSION = "1.0.0"
 
@@ -34,7 +35,7 @@ def openapi_config() -> OpenAPIConfig:
                     scheme="bearer",
                     description="An API key (tk_live_...) or an OAuth 2.0 access token (JWT)",
                 )
-            }
+            },
         ),
         security=[{"bearer": []}],
     )
@@ -53,6 +54,13 @@ def closed_input_names() -> set[str]:
             ):
                 names.add(value.__name__)
     return names
+
+
+def declare_metadata_value(application: Litestar) -> None:
+    """The ``MetadataValue`` component that ticket ``metadata`` refers to (it nests, so it is a
+    component of its own). A JSON Schema dict: Litestar serializes dicts as they are."""
+    schemas = application.openapi_schema.components.schemas
+    schemas[METADATA_VALUE] = METADATA_VALUE_SCHEMA  # type: ignore[assignment]
 
 
 def declare_closed_inputs(application: Litestar) -> None:

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, delete, get, post
+from litestar import Controller, Request, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
-from app.schemas.webhooks import Delivery, Webhook, WebhookCreate, WebhookDeleted, WebhookWithSecret
+from app.schemas.webhooks import (
+    Delivery,
+    DeliveryQueued,
+    Webhook,
+    WebhookCreate,
+    WebhookDeleted,
+    WebhookSecretRotated,
+    WebhookUpdate,
+    WebhookWithSecret,
+)
 from app.services import webhooks
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
@@ -64,6 +73,80 @@ class WebhookController(Controller):
         self, principal: NamedDependency[Principal], webhook_id: IdPath
     ) -> Webhook:
         return await webhooks.WEBHOOKS.get(principal, parse_id(webhook_id, "webhook_id"))
+
+    @patch(
+        "/{webhook_id:str}",
+        **operation(
+            "Update a webhook subscription",
+            service=webhooks.update_webhook,
+            errors=(400, 403, 404, 413, 415),
+            text="Only the fields sent are changed. A new `url` is checked as at creation; "
+            "`active: true` re-enables a subscription that a 410 answer disabled.",
+        ),
+    )
+    async def update_webhook(
+        self,
+        principal: NamedDependency[Principal],
+        webhook_id: IdPath,
+        data: JSONBody[WebhookUpdate],
+        request: Request[Any, Any, Any],
+    ) -> Webhook:
+        settings = request.app.state["settings"]
+        return await webhooks.update_webhook(
+            principal, parse_id(webhook_id, "webhook_id"), data, settings
+        )
+
+    @post(
+        "/{webhook_id:str}/test",
+        status_code=202,
+        **operation(
+            "Send a test event to a webhook subscription",
+            service=webhooks.send_test_delivery,
+            errors=(400, 403, 404, 409),
+            text="A `webhook.test` event `{id, event_type, timestamp, data: {webhook_id}}` to "
+            "this subscription only, whatever its event types, signed like every delivery. "
+            "It shows in the delivery log; 409 when the subscription is disabled.",
+        ),
+    )
+    async def send_test_delivery(
+        self, principal: NamedDependency[Principal], webhook_id: IdPath
+    ) -> DeliveryQueued:
+        return await webhooks.send_test_delivery(principal, parse_id(webhook_id, "webhook_id"))
+
+    @post(
+        "/{webhook_id:str}/deliveries/{delivery_id:str}/retry",
+        status_code=202,
+        **operation(
+            "Retry a webhook delivery now",
+            service=webhooks.retry_delivery,
+            errors=(400, 403, 404, 409),
+            text="A new attempt at once, whatever the delivery's status (failed and exhausted "
+            "ones too), with the same `webhook-id`; it is logged like every attempt. 409 when "
+            "the subscription is disabled or an attempt of the delivery is in flight.",
+        ),
+    )
+    async def retry_delivery(
+        self, principal: NamedDependency[Principal], webhook_id: IdPath, delivery_id: IdPath
+    ) -> DeliveryQueued:
+        return await webhooks.retry_delivery(
+            principal, parse_id(webhook_id, "webhook_id"), parse_id(delivery_id, "delivery_id")
+        )
+
+    @post(
+        "/{webhook_id:str}/rotate-secret",
+        status_code=200,
+        **operation(
+            "Rotate the signing secret of a webhook subscription",
+            service=webhooks.rotate_secret,
+            errors=(400, 403, 404, 409),
+            text="The new `secret` is shown only here. Until `previous_secret_expires_at` "
+            "(24 hours) every delivery carries two signatures, the new secret's first.",
+        ),
+    )
+    async def rotate_secret(
+        self, principal: NamedDependency[Principal], webhook_id: IdPath
+    ) -> WebhookSecretRotated:
+        return await webhooks.rotate_secret(principal, parse_id(webhook_id, "webhook_id"))
 
     @delete(
         "/{webhook_id:str}",

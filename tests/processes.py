@@ -89,9 +89,11 @@ async def stop(process: asyncio.subprocess.Process) -> None:
 
 
 @asynccontextmanager
-async def serving(count: int = 1) -> AsyncIterator[list[str]]:
+async def serving(
+    count: int = 1, environment: dict[str, str] | None = None
+) -> AsyncIterator[list[str]]:
     """``count`` ``ticketing serve`` processes on free 127.0.0.1 ports against this run's
-    database (the environment of tests/conftest.py); their base URLs."""
+    database (the environment of tests/conftest.py, plus ``environment``); their base URLs."""
     processes: list[asyncio.subprocess.Process] = []
     urls: list[str] = []
     with tempfile.TemporaryFile() as log:
@@ -106,7 +108,7 @@ async def serving(count: int = 1) -> AsyncIterator[list[str]]:
                         "127.0.0.1",
                         "--port",
                         str(port),
-                        env=dict(os.environ),
+                        env={**os.environ, **(environment or {})},
                         stdout=log,
                         stderr=log,
                     )

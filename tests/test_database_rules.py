@@ -16,7 +16,7 @@ from piccolo.table import Table
 from app.schemas.orders import Channel, OrderStatus, PaymentMethod
 from app.schemas.scanning import ScanReason, ScanStatus
 from app.schemas.tickets import TicketStatus
-from app.schemas.webhooks import EventType
+from app.schemas.webhooks import TEST_EVENT_TYPE, DeliveryStatus, EventType
 from db.tables import (
     Event,
     Order,
@@ -31,9 +31,6 @@ from db.tables import (
 from tests.support import Tenant, create_profile, create_venue, ok, open_door
 from tests.webhooks_support import emit, relay_refs, subscribe
 
-DELIVERY_STATUSES = ("pending", "delivered", "failed")
-"""Written by app/services/webhook_delivery.py (the record's ``status`` is a plain string)."""
-
 RULES: list[tuple[Column, tuple[str, ...]]] = [
     (Ticket.status, typing.get_args(TicketStatus)),
     (Order.status, typing.get_args(OrderStatus)),
@@ -41,8 +38,8 @@ RULES: list[tuple[Column, tuple[str, ...]]] = [
     (Order.payment_method, typing.get_args(PaymentMethod)),
     (Scan.status, typing.get_args(ScanStatus)),
     (Scan.reason, typing.get_args(ScanReason)),
-    (WebhookDelivery.status, DELIVERY_STATUSES),
-    (OutboxEvent.event_type, typing.get_args(EventType)),
+    (WebhookDelivery.status, typing.get_args(DeliveryStatus)),
+    (OutboxEvent.event_type, (*typing.get_args(EventType), TEST_EVENT_TYPE)),
 ]
 
 

@@ -171,3 +171,66 @@ async def test_demo_takes_concurrent_writes_without_errors(tmp_path: Path) -> No
         )
         assert [scan.status_code for scan in scans] == [200] * 20
         assert {scan.json()["status"] for scan in scans} == {"valid"}
+
+
+def relative_path(target: str, folder: Path) -> str:
+    return os.path.relpath(target, folder)
+
+
+def printed_commands(banner: str) -> list[str]:
+    """The ``ticketing`` command lines of the banner (after any ``...: `` lead-in)."""
+    return [
+        line.split(": ", 1)[-1].strip()
+        for line in banner.splitlines()
+        if "dev-idp token" in line or "oauth-client create" in line
+    ]
+
+
+async def test_printed_commands_work_from_any_folder(tmp_path: Path) -> None:
+    """Started as `scripts/demo` starts it (a relative program path, the default database in the
+    current folder), the banner's follow-up commands must run from another folder."""
+    project, elsewhere = tmp_path / "project", tmp_path / "somewhere" / "else"
+    project.mkdir()
+    elsewhere.mkdir(parents=True)
+    process = await asyncio.create_subprocess_exec(
+        relative_path(TICKETING, project),
+        "demo",
+        "--port",
+        str(free_port()),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env=demo_environment(),
+        cwd=project,
+    )
+    try:
+        assert process.stdout is not None
+        banner: list[str] = []
+        deadline = asyncio.get_running_loop().time() + START_TIMEOUT_SECONDS
+        while not banner or banner[-1].strip() != LAST_LINE:
+            remaining = deadline - asyncio.get_running_loop().time()
+            line = (await asyncio.wait_for(process.stdout.readline(), remaining)).decode()
+            assert line, "the demo exited before printing its banner:\n" + "".join(banner)
+            banner.append(line)
+    finally:
+        await stop(process)
+    commands = printed_commands("".join(banner))
+    assert len(commands) == 2, "".join(banner)
+    for command in commands:
+        run = await asyncio.create_subprocess_shell(
+            command,
+            cwd=elsewhere,
+            env=demo_environment(),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(run.communicate(), START_TIMEOUT_SECONDS)
+        assert run.returncode == 0, (command, err.decode())
+        assert b"Traceback" not in err and out.strip(), command
+    assert list(elsewhere.iterdir()) == [], "a command wrote into the folder it was run from"
+
+
+def test_the_readme_sets_the_key_before_the_commands_that_use_it() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    lines = readme.splitlines()
+    first_use = next(i for i, line in enumerate(lines) if "$KEY" in line)
+    assert any(line.startswith("export KEY=") for line in lines[:first_use]), lines[first_use]

@@ -141,7 +141,9 @@ async def test_json_logs_carry_the_fields_and_no_secret(
     assert webhook_request["method"] == "POST" and webhook_request["status"] == 201
     assert webhook_request["organization"] == str(tenant.org_id)
     assert webhook_request["request_id"] and webhook_request["duration_ms"] >= 0
-    attempts = [e for e in worker_entries if e.get("job") == "deliver"]
+    # The worker also takes up deliveries that earlier tests of the run left pending.
+    attempts = [
+        e for e in worker_entries if e.get("job") == "deliver" and e["subscription"] == hook["id"]
+    ]
     assert [(e["attempt"], e["outcome"]) for e in attempts] == [(1, "retry"), (2, "delivered")]
-    assert {e["subscription"] for e in attempts} == {hook["id"]}
     assert all(e["event_id"] for e in attempts)

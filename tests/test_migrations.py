@@ -13,6 +13,7 @@ import sys
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,11 @@ class Database:
     async def execute(self, statement: str, *args: Any) -> None:
         values = [self._value(v) for v in args]
         if self.sqlite:
-            self.connection.execute(statement, values)
+            try:
+                self.connection.execute(statement, values)
+            except sqlite3.Error:
+                self.connection.rollback()  # a refused write must not keep the file locked
+                raise
             self.connection.commit()
         else:
             await self.connection.execute(_numbered(statement), *values)
@@ -217,3 +222,65 @@ async def test_existing_targets_move_to_foreign_keys_and_the_rules_hold(
         kinds = await db.rows("SELECT kind, target_id FROM scanner_profile_targets")
         assert set(kinds) == {("event", ids["event"]), ("ticket_type", ids["type"])}
         await db.execute("UPDATE orders SET status = 'paid' WHERE id = ?", order_id)
+
+
+WEBHOOKS = importlib.import_module("db.migrations.ticketing_2026_11_23t02_02_30_000000")
+
+
+async def _delivery(db: Database, ids: dict[str, uuid.UUID], event_type: str) -> uuid.UUID:
+    """An outbox event of ``event_type`` and a delivery of it to the organization's webhook."""
+    event_id, delivery_id = uuid.uuid4(), uuid.uuid4()
+    await db.execute(
+        "INSERT INTO outbox_events (id, organization_id, event_type) VALUES (?, ?, ?)",
+        event_id, ids["org"], event_type,
+    )  # fmt: skip
+    await db.execute(
+        "INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, status) "
+        "VALUES (?, ?, ?, ?, 'pending')",
+        delivery_id, ids["org"], ids["webhook"], event_id,
+    )  # fmt: skip
+    return delivery_id
+
+
+@pytest.mark.parametrize("engine", ["postgresql", "sqlite"])
+async def test_webhook_operations_migration_allows_the_new_values_and_goes_back(
+    engine: str, tmp_path: Path
+) -> None:
+    async with fresh(engine, tmp_path) as db:
+        await db.migrate("forwards", BEFORE.ID)
+        ids = await _seed(db)
+        await db.migrate("forwards", RULES.ID)
+        ids["webhook"] = uuid.uuid4()
+        await db.execute(
+            "INSERT INTO webhooks (id, organization_id, url, secret) VALUES (?, ?, 'https://', '')",
+            ids["webhook"], ids["org"],
+        )  # fmt: skip
+        with pytest.raises(db.refused):
+            await _delivery(db, ids, "webhook.test")
+        kept = await _delivery(db, ids, "order.created")
+        await db.migrate("forwards", WEBHOOKS.ID)
+
+        await _delivery(db, ids, "webhook.test")
+        await db.execute("UPDATE webhook_deliveries SET status = 'exhausted' WHERE id = ?", kept)
+        with pytest.raises(db.refused):
+            await db.execute("UPDATE webhook_deliveries SET status = 'lost' WHERE id = ?", kept)
+        later = datetime(2030, 1, 1, tzinfo=UTC)
+        await db.execute(
+            "UPDATE webhooks SET previous_secret = 'old', previous_secret_expires_at = ? "
+            "WHERE id = ?",
+            later, ids["webhook"],
+        )  # fmt: skip
+        await db.execute(
+            "UPDATE webhook_deliveries SET attempt_started_at = ? WHERE id = ?", later, kept
+        )
+        attempt = (
+            "INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt) VALUES (?, ?, 1)"
+        )
+        await db.execute(attempt, uuid.uuid4(), kept)
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.UniqueViolationError)):
+            await db.execute(attempt, uuid.uuid4(), kept)
+
+        await db.migrate("backwards", WEBHOOKS.ID)
+        assert await db.rows("SELECT id, status FROM webhook_deliveries") == [(kept, "failed")]
+        with pytest.raises(db.refused):
+            await _delivery(db, ids, "webhook.test")

@@ -35,6 +35,7 @@ from litestar import Litestar
 from piccolo.engine.base import Engine
 
 from app import timeutil
+from app.private_keys import algorithm_of, import_private_pem
 from app.services.oauth import signing_keys
 from app.services.oauth.clients import create_client
 from app.services.oauth.dev_idp import ensure_dev_idp, mint_user_token
@@ -741,7 +742,7 @@ async def test_expired_and_tampered_access_tokens_are_401(
         response = await client.get("/whoami", headers=bearer(bad))
         problem(response, 401)
         assert 'error="invalid_token"' in response.headers["www-authenticate"]
-    foreign = signing_keys.import_private_pem(signing_keys.generate_private_pem())
+    foreign = import_private_pem(signing_keys.generate_private_pem())
     claims = jwt.decode(access, KeySet.import_key_set(ok(await client.get("/oauth2/jwks.json"))))
     resigned = jwt.encode(
         {"alg": "ES256", "typ": "at+jwt", "kid": foreign.kid}, claims.claims, foreign
@@ -1020,7 +1021,7 @@ def idp_token_with(idp_dir: Path, email: str, **claims: Any) -> str:
     """A token of the dev identity provider with ``claims`` changed (None: left out)."""
     from app.services.oauth.dev_idp import DEV_ISSUER, KEY_FILE
 
-    key = signing_keys.import_private_pem((idp_dir / KEY_FILE).read_bytes())
+    key = import_private_pem((idp_dir / KEY_FILE).read_bytes())
     now = int(timeutil.utcnow().timestamp())
     base: dict[str, Any] = {
         "iss": DEV_ISSUER,
@@ -1031,7 +1032,7 @@ def idp_token_with(idp_dir: Path, email: str, **claims: Any) -> str:
         "exp": now + 600,
     }
     payload = {name: value for name, value in {**base, **claims}.items() if value is not None}
-    header = {"alg": signing_keys.algorithm_of(key), "kid": key.kid, "typ": "JWT"}
+    header = {"alg": algorithm_of(key), "kid": key.kid, "typ": "JWT"}
     return jwt.encode(header, payload, key)
 
 

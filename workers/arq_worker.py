@@ -1,8 +1,15 @@
-"""``ticketing worker``: the arq worker of webhook delivery (relay, deliver, recover).
+"""``ticketing worker``: the process of webhook delivery. Three parts on one event loop:
 
-The worker is supervised: when Redis goes away arq's loop stops, and this module starts a new
+- the relay loop (``workers/relay_loop.py``): outbox rows into deliveries, due deliveries into
+  arq jobs, woken by the outbox's ``NOTIFY`` (``workers/outbox_listener.py``) and polling every
+  second as the safety net and the clock of retries;
+- the arq worker running the ``deliver`` jobs, at most :data:`MAX_JOBS` at once and at most
+  :data:`PER_SUBSCRIPTION` of one subscription;
+- optionally the metrics endpoint.
+
+The arq worker is supervised: when Redis goes away arq's loop stops, and this module starts a new
 worker once Redis answers again, so an outage needs no operator. Nothing is lost meanwhile: the
-outbox keeps every event until a relay has handed it to Redis.
+database keeps every event and delivery, and hands them to Redis once it is back.
 """
 
 from __future__ import annotations
@@ -12,56 +19,104 @@ import contextlib
 import logging
 import signal
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import redis.exceptions
-from arq import cron, func
+from arq import ArqRedis, create_pool, func
 from arq.connections import RedisSettings
 from arq.worker import Worker
 
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.server import url_host
-from app.services.webhook_delivery import DELIVERY_TIMEOUT_SECONDS, delivery_client
+from app.services.webhook_delivery import (
+    DELIVERY_TIMEOUT_SECONDS,
+    DeliveryRef,
+    InFlight,
+    delivery_client,
+)
 from app.settings import Settings
-from workers.jobs import deliver, recover, relay
+from workers.jobs import deliver, enqueue_deliveries
 from workers.metrics_endpoint import start_metrics_endpoint
+from workers.outbox_listener import listen_for_work
+from workers.relay_loop import dispatch_pending, relay_pending, run_relay_loop
 
 logger = logging.getLogger("ticketing.worker")
 
 JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 5
 """Bounds every job; arq takes a job of a killed worker up again this long plus 10 s later."""
-MAX_DELIVER_TRIES = 100
-"""arq's own retry bound, far above the attempts the delivery log allows (it decides)."""
+MAX_DELIVER_TRIES = 1000
+"""arq's own bound on a job's runs: a run that finds its subscription saturated comes back later
+(up to every 30 s), and a job dropped here is handed out again when its delivery's lease ends. The
+delivery log, not arq, decides when a delivery is given up."""
+MAX_JOBS = 200
+"""Attempts in flight at once per worker: waiting on an endpoint costs only a coroutine."""
+PER_SUBSCRIPTION = 50
+"""Attempts of one subscription in flight at once per worker: a slow or dead endpoint holds at
+most a quarter of the worker, the rest goes on delivering to everybody else."""
+POLL_DELAY_SECONDS = 0.05
+"""How often arq looks for new jobs: part of the outbox-to-receipt lag (half of it on average)."""
+RELAY_POLL_SECONDS = 1.0
 REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
 
-def worker_options(settings: Settings, ctx: dict[str, Any]) -> dict[str, Any]:
-    """Keyword arguments of :class:`arq.worker.Worker` for ``settings``.
+def redis_settings(settings: Settings) -> RedisSettings:
+    # One connection try: the callers' own backoff handles an outage, without arq's 5 tries.
+    return replace(RedisSettings.from_dsn(settings.redis_url or ""), conn_retries=0)
 
-    The cron jobs carry the queue name in their names: arq's job ids are global to a Redis, and
-    two deployments (or two test runs) sharing one must not swallow each other's ticks.
-    """
-    every_second = set(range(60))
+
+def worker_options(settings: Settings, ctx: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments of :class:`arq.worker.Worker` for ``settings``."""
     return {
         "functions": [func(deliver, name="deliver", max_tries=MAX_DELIVER_TRIES)],
-        "cron_jobs": [
-            cron(
-                relay, name=f"relay:{settings.queue_name}", second=every_second, run_at_startup=True
-            ),
-            cron(recover, name=f"recover:{settings.queue_name}", second={0}),
-        ],
         "queue_name": settings.queue_name,
-        # One connection try: run_worker's own backoff handles an outage, without arq's 5 tries.
-        "redis_settings": replace(RedisSettings.from_dsn(settings.redis_url or ""), conn_retries=0),
+        "redis_settings": redis_settings(settings),
         "ctx": ctx,
         "handle_signals": False,
         "job_timeout": JOB_TIMEOUT_SECONDS,
         "keep_result": 0,
-        "max_jobs": 50,
-        "poll_delay": 0.2,
+        "max_jobs": MAX_JOBS,
+        "poll_delay": POLL_DELAY_SECONDS,
     }
+
+
+def _redis_down(error: Exception) -> str | None:
+    return f"Redis is unavailable ({error})" if isinstance(error, REDIS_ERRORS) else None
+
+
+async def _relay(settings: Settings, stopping: asyncio.Event) -> None:
+    """The relay loop, handing due deliveries to arq through a Redis connection of its own, and
+    woken by the outbox's notifications on PostgreSQL."""
+    wake = asyncio.Event()
+    pool: ArqRedis | None = None
+
+    async def schedule(refs: Sequence[DeliveryRef]) -> None:
+        nonlocal pool
+        if pool is None:
+            pool = await create_pool(redis_settings(settings))
+        await enqueue_deliveries(pool, refs, settings)
+
+    async def step() -> bool:
+        relayed_more = await relay_pending()
+        return await dispatch_pending(schedule) or relayed_more
+
+    listener = None
+    if not settings.is_sqlite:
+        listener = asyncio.create_task(listen_for_work(settings.database_url, wake.set, stopping))
+    try:
+        await run_relay_loop(
+            step, wake, stopping, poll_seconds=RELAY_POLL_SECONDS, describe_error=_redis_down
+        )
+    finally:
+        if listener is not None:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+        if pool is not None:
+            with contextlib.suppress(*REDIS_ERRORS):
+                await pool.aclose()
 
 
 async def _run_until_stopped(worker: Worker, stopping: asyncio.Event, grace: float) -> None:
@@ -106,12 +161,14 @@ async def run_worker(
         pool_gauges = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
         host, port = metrics.sockets[0].getsockname()[:2]
         logger.info("metrics on http://%s:%d/metrics", url_host(host), port)
-    client = delivery_client(settings)
+    client = delivery_client(settings, concurrency=MAX_JOBS)
+    ctx = {"settings": settings, "http": client, "in_flight": InFlight(PER_SUBSCRIPTION)}
+    relaying = asyncio.create_task(_relay(settings, stopping))
     delay = 1.0
     try:
         while not stopping.is_set():
             started = time.monotonic()
-            worker = Worker(**worker_options(settings, {"settings": settings, "http": client}))
+            worker = Worker(**worker_options(settings, ctx))
             try:
                 await _run_until_stopped(worker, stopping, settings.shutdown_timeout_seconds)
             except REDIS_ERRORS as error:
@@ -123,6 +180,9 @@ async def run_worker(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stopping.wait(), delay)
     finally:
+        relaying.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await relaying
         if pool_gauges is not None:
             pool_gauges.cancel()
         if metrics is not None:

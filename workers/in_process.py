@@ -1,14 +1,15 @@
 """Webhook delivery inside the API process, for ``REDIS_URL`` unset (the demo).
 
-The same services as the arq jobs, driven by a polling loop instead of Redis: relay the outbox,
-then attempt every pair that is due. Retries follow the same policy, because the delivery log
-(``next_attempt_at``) is what schedules them here.
+The same services as the arq worker, with tasks of this process instead of arq jobs: the relay
+loop relays the outbox and hands due deliveries to attempts started here. It wakes after every
+commit of this process that gives it work (``app.services.outbox.wake_in_process``) and polls as
+the safety net and the clock of retries, which follow the same policy, because the delivery log
+(``next_attempt_at``) is what schedules them here too.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -16,29 +17,34 @@ from contextlib import asynccontextmanager
 import httpx
 
 from app.readiness import MigrationGate
+from app.services.outbox import wake_in_process
 from app.services.webhook_delivery import (
     DeliveryRef,
+    InFlight,
     attempt_delivery,
     delivery_client,
-    due_deliveries,
-    relay_outbox,
+    dispatch_due,
+    postpone,
+    saturated_retry_seconds,
 )
 from app.settings import Settings
-from app.timeutil import utcnow
+from workers.relay_loop import relay_pending, run_relay_loop
 
 logger = logging.getLogger("ticketing.webhooks")
 
 POLL_SECONDS = 0.5
 CONCURRENCY = 20
+PER_SUBSCRIPTION = 5
+"""At most this many attempts of one subscription at once, so a slow endpoint leaves room."""
 
 
-async def _nothing_to_schedule(_: Sequence[DeliveryRef]) -> None:
-    """The poll of due pairs picks new deliveries up; there is no queue to hand them to."""
-
-
-async def _attempt(ref: DeliveryRef, client: httpx.AsyncClient, settings: Settings) -> None:
+async def _attempt(
+    ref: DeliveryRef, client: httpx.AsyncClient, settings: Settings, slots: InFlight
+) -> None:
     try:
-        await attempt_delivery(ref, client=client, settings=settings)
+        result = await attempt_delivery(ref, client=client, settings=settings, in_flight=slots)
+        if result.outcome == "saturated":
+            await postpone(ref, saturated_retry_seconds(1))
     except Exception:
         logger.exception("webhook delivery attempt failed; it is retried when its lease ends")
 
@@ -49,37 +55,40 @@ async def run_in_process(
     """Relay and deliver until ``stop`` is set; an error is logged and the loop goes on. Nothing
     is tried while the database is not migrated (``gate``)."""
     gate = gate or MigrationGate()
-    in_flight: dict[DeliveryRef, asyncio.Task[None]] = {}
-    async with delivery_client(settings) as client:
+    wake = asyncio.Event()
+    running: set[asyncio.Task[None]] = set()
+    slots = InFlight(PER_SUBSCRIPTION)
+    forget = wake_in_process(wake.set)
+
+    def finished(task: asyncio.Task[None]) -> None:
+        running.discard(task)
+        wake.set()
+
+    async with delivery_client(settings, concurrency=CONCURRENCY) as client:
+
+        async def start(refs: Sequence[DeliveryRef]) -> None:
+            for ref in refs:
+                task = asyncio.create_task(_attempt(ref, client, settings, slots))
+                running.add(task)
+                task.add_done_callback(finished)
+
+        async def step() -> bool:
+            if not await gate.is_open():
+                return False
+            relayed_more = await relay_pending()
+            room = CONCURRENCY - len(running)
+            if room <= 0:
+                return False
+            handed = await dispatch_due(start, limit=room, exclude=slots.saturated())
+            return relayed_more or handed == room
+
         try:
-            while not stop.is_set():
-                try:
-                    if await gate.is_open():
-                        await _relay_and_start(in_flight, client, settings)
-                except Exception:
-                    logger.exception("in-process webhook delivery failed; retrying")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), POLL_SECONDS)
+            await run_relay_loop(step, wake, stop, poll_seconds=POLL_SECONDS)
         finally:
-            for task in in_flight.values():
+            forget()
+            for task in running:
                 task.cancel()
-            await asyncio.gather(*in_flight.values(), return_exceptions=True)
-
-
-async def _relay_and_start(
-    in_flight: dict[DeliveryRef, asyncio.Task[None]],
-    client: httpx.AsyncClient,
-    settings: Settings,
-) -> None:
-    """Relay the whole outbox, then start an attempt of every due pair there is room for."""
-    while await relay_outbox(_nothing_to_schedule):
-        pass
-    room = CONCURRENCY - len(in_flight)
-    for ref in await due_deliveries(utcnow(), CONCURRENCY) if room > 0 else []:
-        if ref not in in_flight and len(in_flight) < CONCURRENCY:
-            task = asyncio.create_task(_attempt(ref, client, settings))
-            in_flight[ref] = task
-            task.add_done_callback(lambda _, ref=ref: in_flight.pop(ref, None))
+            await asyncio.gather(*running, return_exceptions=True)
 
 
 @asynccontextmanager

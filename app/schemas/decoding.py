@@ -2,9 +2,13 @@
 
 msgspec decodes in strict mode: a string is never a number (``"price": "1"``), booleans are JSON
 booleans (``0`` is not false), timestamps are RFC 3339 strings (``0`` is not 1970) and an integer
-field takes no float. Litestar converts request data leniently (query strings need it), so the
-REST body is decoded here instead (by the REST transport's request class); GraphQL inputs,
-already typed by GraphQL, are converted here too, so both transports hold input to the same rules.
+field takes no fraction. A number written with a decimal point or an exponent but a whole value
+(``2.0``, ``1e3``) is that integer, as JSON Schema reads it (``type: integer`` admits ``2.0``), so
+the OpenAPI document and the server agree.
+
+Litestar converts request data leniently (query strings need it), so the REST body is decoded
+here instead (by the REST transport's request class); GraphQL inputs, already typed by GraphQL,
+are converted here too, so both transports hold input to the same rules.
 
 The offending field is named from msgspec's message by ``app.validation``.
 """
@@ -37,12 +41,25 @@ def invalid_input(error: msgspec.ValidationError) -> InvalidInput:
     return InvalidInput(f"{problem.field}: {problem.message}", [problem])
 
 
+WHOLE_FLOAT_LIMIT = 2**53
+"""Past this no float spells a whole number exactly, so larger ones stay floats."""
+
+
+def _number(literal: str) -> int | float:
+    """A JSON number with a fraction or exponent: an int when its value is whole."""
+    value = float(literal)
+    if value.is_integer() and abs(value) <= WHOLE_FLOAT_LIMIT:
+        return int(value)
+    return value
+
+
+_JSON = msgspec.json.Decoder(float_hook=_number)
+
+
 def decode_json(body: bytes, target: type[T] | Any) -> T:
     """``body`` decoded strictly as ``target``; :class:`MalformedJSON` or :class:`InvalidInput`."""
     try:
-        return msgspec.json.decode(body, type=target, strict=True)
-    except msgspec.ValidationError as error:
-        raise invalid_input(error) from None
+        return convert(_JSON.decode(body), target)
     except msgspec.DecodeError as error:
         raise MalformedJSON(f"the body is not valid JSON ({error})") from None
     except RecursionError:

@@ -8,15 +8,15 @@ from uuid import UUID
 
 import msgspec
 
-from app.money import Amount
-from app.schemas.text import NO_NUL
+from app.money import PositiveAmount
+from app.schemas.text import EMAIL, NO_NUL
 
 Channel = Literal["online", "box_office", "reseller", "api"]
 PaymentMethod = Literal["card", "ideal", "paypal", "bank_transfer", "cash", "invoice", "free"]
 OrderStatus = Literal["pending", "confirmed", "cancelled"]
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
-Email = Annotated[str, msgspec.Meta(min_length=3, max_length=320, pattern=NO_NUL)]
+Email = Annotated[str, msgspec.Meta(min_length=3, max_length=320, pattern=EMAIL)]
 MAX_TICKETS_PER_ORDER = 100
 
 
@@ -37,6 +37,35 @@ class Order(msgspec.Struct):
 
 
 MAX_METADATA_DEPTH = 32
+METADATA_VALUE = "MetadataValue"
+_METADATA_VALUE_REF = {"$ref": f"#/components/schemas/{METADATA_VALUE}"}
+METADATA_VALUE_SCHEMA: dict[str, Any] = {
+    "description": f"Any JSON value without U+0000 in a key or string, up to "
+    f"{MAX_METADATA_DEPTH} levels deep",
+    "anyOf": [
+        {"type": "string", "pattern": NO_NUL},
+        {"type": ["number", "boolean", "null"]},
+        {"type": "array", "items": _METADATA_VALUE_REF},
+        {
+            "type": "object",
+            "propertyNames": {"pattern": NO_NUL},
+            "additionalProperties": _METADATA_VALUE_REF,
+        },
+    ],
+}
+"""The OpenAPI schema of a metadata value (a component, since it nests): what
+:func:`check_metadata` enforces."""
+Metadata = Annotated[
+    dict[str, Any],
+    msgspec.Meta(
+        extra_json_schema={
+            "extra": {
+                "property_names": {"pattern": NO_NUL},
+                "additional_properties": _METADATA_VALUE_REF,
+            }
+        }
+    ),
+]
 
 
 def check_metadata(metadata: dict[str, Any]) -> None:
@@ -57,6 +86,16 @@ def check_metadata(metadata: dict[str, Any]) -> None:
             pending += [(item, depth + 1) for item in value]
 
 
+OrderChangeType = Literal["CREATED", "CONFIRMED", "CANCELLED"]
+
+
+class OrderChange(msgspec.Struct):
+    """An order as live subscribers see it (CONTRACT.md section 12), once its change committed."""
+
+    type: OrderChangeType
+    order: Order
+
+
 class MetadataFieldInput(msgspec.Struct, forbid_unknown_fields=True):
     key: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NO_NUL)]
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
@@ -70,7 +109,7 @@ class TicketInput(msgspec.Struct, forbid_unknown_fields=True):
     owner_name: Name | None = None
     owner_email: Email | None = None
     seat: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NO_NUL)] | None = None
-    metadata: dict[str, Any] = {}
+    metadata: Metadata = {}
     metadata_fields: list[MetadataFieldInput] = []
 
     def __post_init__(self) -> None:
@@ -90,4 +129,4 @@ class OrderCreate(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class RefundCreate(msgspec.Struct, forbid_unknown_fields=True):
-    amount: Amount
+    amount: PositiveAmount

@@ -8,10 +8,11 @@ from uuid import UUID
 from app.errors import Conflict, InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.schemas.identity import CurrentUser, OrganizationRecord, UserRecord
+from app.schemas.text import EMAIL
 from db.tables import Membership, Organization, User
 from db.transactions import transaction
 
-EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+EMAIL_PATTERN = re.compile(EMAIL)
 CURRENCY_PATTERN = re.compile(r"^[A-Z]{3}$")
 
 

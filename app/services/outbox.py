@@ -3,10 +3,16 @@
 Nothing is published from a request: the relay (``workers/``) reads unrelayed rows and turns them
 into webhook deliveries, so an event is never lost when Redis or the worker is down, and never
 emitted for a change that rolled back.
+
+The relay is woken as soon as such a transaction commits (:func:`announce_work`): on PostgreSQL by
+a ``NOTIFY`` on :data:`NOTIFY_CHANNEL` sent inside the transaction (PostgreSQL delivers it with the
+commit, and drops it with a rollback) to every worker that LISTENs; the in-process relay of this
+process (the demo) directly, after the commit. The relay still polls, as the safety net.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -15,6 +21,39 @@ import msgspec
 from app.observability import OutboxBacklog
 from app.timeutil import as_utc, utcnow
 from db.tables import OutboxEvent
+from db.transactions import after_commit
+
+NOTIFY_CHANNEL = "ticketing_outbox"
+"""The PostgreSQL channel of new relay work (NOTIFY is per database, so per deployment)."""
+_NOTIFY = f"SELECT pg_notify('{NOTIFY_CHANNEL}', '')"
+
+_in_process_relays: list[Callable[[], None]] = []
+
+
+def wake_in_process(wake: Callable[[], None]) -> Callable[[], None]:
+    """Have ``wake`` called after every commit that gives the relay work (the in-process relay of
+    this process registers itself); returns the function that undoes it."""
+    _in_process_relays.append(wake)
+    return lambda: _in_process_relays.remove(wake)
+
+
+async def _wake_in_process() -> None:
+    for wake in list(_in_process_relays):
+        wake()
+
+
+def _postgres() -> bool:
+    return OutboxEvent._meta.db.engine_type != "sqlite"
+
+
+async def announce_work() -> None:
+    """Call inside the transaction that wrote outbox rows or made a delivery due: the relay wakes
+    once it commits (see the module's docstring)."""
+    if _postgres():
+        await OutboxEvent.raw(_NOTIFY)
+    if _in_process_relays:
+        await after_commit(_wake_in_process)
+
 
 EVENT_TYPES: tuple[str, ...] = (
     "order.created",
@@ -36,7 +75,9 @@ async def record_event(organization_id: UUID, event_type: str, data: dict[str, A
 async def record_events(
     organization_id: UUID, events: list[tuple[str, dict[str, Any]]]
 ) -> list[UUID]:
-    """Append several domain events in one statement (e.g. one per cancelled ticket).
+    """Append several domain events in one statement (e.g. one per cancelled ticket), and wake
+    the relay when the transaction commits (on PostgreSQL the ``NOTIFY`` is part of the same
+    statement, so it costs no round trip).
 
     Fixed SQL rather than Piccolo's insert, whose row building costs more CPU than the
     statement itself on hot paths such as a scan.
@@ -52,11 +93,16 @@ async def record_events(
     for event_id, (event_type, data) in zip(ids, events, strict=True):
         values += [event_id, organization_id, event_type, msgspec.json.encode(data).decode(), now]
     rows = ", ".join(["({}, {}, {}, {}, {})"] * len(events))
-    await OutboxEvent.raw(
+    insert = (
         f"INSERT INTO outbox_events (id, organization_id, event_type, payload, created_at) "
-        f"VALUES {rows}",
-        *values,
+        f"VALUES {rows}"
     )
+    if _postgres():
+        await OutboxEvent.raw(f"WITH inserted AS ({insert}) {_NOTIFY}", *values)
+    else:
+        await OutboxEvent.raw(insert, *values)
+    if _in_process_relays:
+        await after_commit(_wake_in_process)
     return ids
 
 

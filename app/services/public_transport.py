@@ -67,16 +67,15 @@ class _ResponseStream(httpx.AsyncByteStream):
 
 class PublicTransport(httpx.AsyncBaseTransport):
     """HTTP/1.1 over TLS verified against the system's CA store (no environment proxies or
-    certificates), with httpx's default pool limits; connections only to public addresses unless
-    ``allow_private``."""
+    certificates), with up to ``max_connections`` connections, each kept alive between requests
+    (httpx's keep-alive expiry); connections only to public addresses unless ``allow_private``."""
 
-    def __init__(self, *, allow_private: bool) -> None:
-        limits = httpx.Limits()
+    def __init__(self, *, allow_private: bool, max_connections: int = 100) -> None:
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=httpx.create_ssl_context(trust_env=False),
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
+            max_connections=max_connections,
+            max_keepalive_connections=max_connections,
+            keepalive_expiry=httpx.Limits().keepalive_expiry,
             network_backend=PublicNetworkBackend(allow_private=allow_private),
         )
 

@@ -1,49 +1,57 @@
-"""Webhook delivery: relay of the outbox, signing, one delivery attempt, and the retry policy.
+"""Webhook delivery: relay of the outbox, hand-over of due deliveries, signing, one delivery
+attempt, and the retry policy.
 
-Flow: services write domain events to the outbox in their own transaction. The relay claims
-unrelayed outbox rows, creates one delivery row per (event, matching active subscription) and
-marks the rows relayed in one transaction, then hands the pairs to a scheduler (arq jobs, or
-nothing when the in-process runner polls); if scheduling fails (Redis down) the rows go back to
-unrelayed and the next relay run takes them again. A delivery attempt claims its row with a
-conditional UPDATE that also sets a lease, so a worker that dies mid-attempt leaves a row that is
-retried once the lease runs out, with the same event id (at-least-once; subscribers deduplicate
-by webhook-id).
+Flow: services write domain events to the outbox in their own transaction, and wake the relay when
+it commits (``app.services.outbox.announce_work``). The relay (:func:`relay_outbox`) turns
+unrelayed outbox rows into one pending delivery per (event, matching active subscription), due at
+once. The dispatcher (:func:`dispatch_due`) hands due deliveries to a scheduler (arq jobs, or tasks
+of the in-process runner) under a lease: the database, not the queue, holds the schedule, so a
+retry, a manual retry, a test delivery and a job lost with Redis's data all take the same path.
+
+An attempt (:func:`attempt_delivery`) claims its delivery with a conditional UPDATE that marks the
+attempt as started and sets a lease, so a worker that dies mid-attempt leaves a delivery that is
+taken up again once the lease runs out: the lost attempt is logged as cut short and the next one
+goes out with the same event id (at-least-once; subscribers deduplicate by webhook-id).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-import hmac
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import httpx
 import msgspec
+from standardwebhooks.webhooks import Webhook as StandardWebhook
 
 from app.observability import count_delivery_attempt
 from app.services.public_transport import PublicTransport
 from app.services.url_safety import BlockedAddress
-from app.services.webhooks import SECRET_PREFIX
 from app.settings import Settings
-from app.timeutil import utcnow
-from db.tables import OutboxEvent, Webhook, WebhookDelivery, WebhookDeliveryAttempt
+from app.timeutil import as_utc, utcnow
+from db import deliveries
+from db.tables import OutboxEvent, Webhook
 from db.transactions import transaction
 
 DELIVERY_TIMEOUT_SECONDS = 10.0
-LEASE_SECONDS = 15.0
+ATTEMPT_LEASE_SECONDS = 15.0
+"""How long a claimed attempt keeps others off its delivery: longer than the 10 s attempt. An
+attempt still marked in flight after that was cut short (its worker was killed)."""
+DISPATCH_LEASE = timedelta(minutes=5)
+"""How long a delivery handed to the scheduler is left alone before it is handed out again (its
+job was lost, e.g. Redis restarted without its data). A live job starts far sooner."""
 MAX_BACKOFF_SECONDS = 6 * 3600.0
-"""How long a claimed attempt keeps others off its delivery: longer than the 10 s attempt."""
 RELAY_BATCH = 500
-INSERT_CHUNK = 1000
+DISPATCH_BATCH = 500
 MAX_RESPONSE_BYTES = 64 * 1024
 USER_AGENT = "ticketing-webhooks/1.0"
+CUT_SHORT = "cut short: the attempt was interrupted (its worker stopped) and left no outcome"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,20 +69,61 @@ class DeliveryRef:
 
 @dataclass(frozen=True, slots=True)
 class AttemptResult:
-    """``retry_in`` is set when the pair must be tried again after that many seconds."""
+    """``outcome``: delivered, retry (pending, tried again later), failed, exhausted, gone,
+    skipped (nothing to do), busy (an attempt is in flight elsewhere) or saturated (this process
+    has as many attempts of the subscription in flight as it allows; try again shortly)."""
 
     outcome: str
-    retry_in: float | None = None
 
 
 Scheduler = Callable[[Sequence[DeliveryRef]], Awaitable[None]]
 
 
-def sign(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
-    """The Standard Webhooks ``webhook-signature``: v1, base64 HMAC-SHA256 of ``id.ts.body``."""
-    key = base64.b64decode(secret.removeprefix(SECRET_PREFIX))
-    digest = hmac.new(key, f"{message_id}.{timestamp}.".encode() + body, hashlib.sha256).digest()
-    return "v1," + base64.b64encode(digest).decode()
+class InFlight:
+    """Attempts in flight in this process, per subscription, at most ``per_subscription`` each, so
+    that a slow or dead endpoint (every attempt waiting out its timeout) takes only its share of
+    the process's concurrent attempts and never delays the other subscriptions."""
+
+    def __init__(self, per_subscription: int) -> None:
+        self.per_subscription = per_subscription
+        self._counts: Counter[UUID] = Counter()
+
+    def saturated(self) -> list[UUID]:
+        """The subscriptions that may have no more attempts in flight now."""
+        return [key for key, count in self._counts.items() if count >= self.per_subscription]
+
+    @contextmanager
+    def slot(self, webhook_id: UUID) -> Iterator[bool]:
+        """Take a slot of ``webhook_id`` for the block; yields False (and takes none) when the
+        subscription has all its slots in use."""
+        if self._counts[webhook_id] >= self.per_subscription:
+            yield False
+            return
+        self._counts[webhook_id] += 1
+        try:
+            yield True
+        finally:
+            self._counts[webhook_id] -= 1
+            if not self._counts[webhook_id]:
+                del self._counts[webhook_id]
+
+
+def signatures(secrets: Sequence[str], message_id: str, timestamp: int, body: bytes) -> str:
+    """The Standard Webhooks ``webhook-signature`` header: one ``v1,<base64 HMAC-SHA256>`` of
+    ``id.timestamp.body`` per secret, space-separated, in the order given (the newest first).
+    Signed by the ``standardwebhooks`` reference library, the one subscribers verify with."""
+    moment = datetime.fromtimestamp(timestamp, UTC)
+    text = body.decode()
+    return " ".join(StandardWebhook(secret).sign(message_id, moment, text) for secret in secrets)
+
+
+def signing_secrets(claimed: deliveries.Claimed, now: datetime) -> list[str]:
+    """The current secret, then the previous one while it is still valid (after a rotation)."""
+    secrets = [claimed.secret]
+    expires = claimed.previous_secret_expires_at
+    if claimed.previous_secret and expires is not None and as_utc(expires) > now:
+        secrets.append(claimed.previous_secret)
+    return secrets
 
 
 def _unjittered_backoff(attempt: int, base: float) -> float:
@@ -85,26 +134,36 @@ def backoff_seconds(attempt: int, base: float) -> float:
     """Delay after failed attempt ``attempt`` (1-based): base * 2^(attempt-1), capped at six
     hours, jittered +-20 %.
 
-    With the default base of 30 s and 14 attempts the last one comes about 26 hours after the
-    first: "about a day" of retries (CONTRACT.md section 6).
+    With the default base of 30 s and 22 attempts the last one comes about 3 days (74.5 hours)
+    after the first (CONTRACT.md sections 6 and 14).
     """
     return _unjittered_backoff(attempt, base) * random.uniform(0.8, 1.2)
 
 
 def retry_horizon(settings: Settings) -> timedelta:
-    """An upper bound of the time between a delivery's first and last attempt."""
+    """Without jitter, the time from a delivery's first attempt to its last."""
     waits = sum(
-        _unjittered_backoff(n, settings.webhook_retry_base_seconds) * 1.2
+        _unjittered_backoff(n, settings.webhook_retry_base_seconds)
         for n in range(1, settings.webhook_max_attempts)
     )
-    return timedelta(seconds=waits + settings.webhook_max_attempts * LEASE_SECONDS)
+    return timedelta(seconds=waits)
 
 
-def delivery_client(settings: Settings) -> httpx.AsyncClient:
-    """The HTTP client of deliveries: no redirects, no proxies from the environment, and every
-    connection made through :class:`PublicNetworkBackend` (see :class:`PublicTransport`)."""
+def saturated_retry_seconds(tries: int) -> float:
+    """When to try again a pair whose subscription had every slot of this process in use, after
+    ``tries`` such tries: 0.5 s doubling up to 30 s, jittered, so that a dead endpoint's backlog
+    costs little while it waits."""
+    return min(0.5 * 2 ** (tries - 1), 30.0) * random.uniform(0.8, 1.2)
+
+
+def delivery_client(settings: Settings, *, concurrency: int = 100) -> httpx.AsyncClient:
+    """The HTTP client of deliveries: no redirects, no proxies from the environment, every
+    connection made through :class:`PublicNetworkBackend` (see :class:`PublicTransport`), and
+    room for ``concurrency`` attempts at once."""
     return httpx.AsyncClient(
-        transport=PublicTransport(allow_private=settings.allow_private_webhooks),
+        transport=PublicTransport(
+            allow_private=settings.allow_private_webhooks, max_connections=concurrency
+        ),
         follow_redirects=False,
         trust_env=False,
         timeout=httpx.Timeout(DELIVERY_TIMEOUT_SECONDS),
@@ -116,18 +175,14 @@ def _is_sqlite() -> bool:
     return OutboxEvent._meta.db.engine_type == "sqlite"
 
 
-async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) -> int:
-    """Relay one batch of outbox rows; return how many rows were relayed (0: nothing to do).
+async def relay_outbox(*, batch_size: int = RELAY_BATCH) -> int:
+    """Relay one batch of outbox rows into pending deliveries, due at once; return how many rows
+    were relayed (0: nothing to do).
 
     Safe with several relays at once: on PostgreSQL the rows are claimed with
     ``FOR UPDATE SKIP LOCKED``, so two relays never take the same row (SQLite is single-process).
-    Running twice schedules nothing twice: a relayed row is not taken again, delivery rows are
-    unique per (event, subscription), and scheduling is idempotent per pair.
-
-    The pairs are scheduled after the commit, so that a job never starts before its delivery row
-    is visible. When scheduling fails (Redis down) the rows are marked unrelayed again and the
-    next run takes them; a process that dies in between leaves pending deliveries, which
-    :func:`due_deliveries` finds.
+    Running twice creates nothing twice: a relayed row is not taken again, and deliveries are
+    unique per (event, subscription).
     """
     async with transaction():
         query = (
@@ -154,96 +209,69 @@ async def relay_outbox(schedule: Scheduler, *, batch_size: int = RELAY_BATCH) ->
                 (row["id"], set(row["event_types"]))
             )
         now = utcnow()
-        refs = [
-            DeliveryRef(event["id"], webhook_id)
-            for event in events
-            for webhook_id, kinds in subscriptions.get(event["organization_id"], [])
-            if event["event_type"] in kinds
-        ]
-        organization_of = {e["id"]: e["organization_id"] for e in events}
-        for start in range(0, len(refs), INSERT_CHUNK):
-            await WebhookDelivery.insert(
-                *[
-                    WebhookDelivery(
-                        organization_id=organization_of[ref.event_id],
-                        webhook_id=ref.webhook_id,
-                        event_id=ref.event_id,
-                        status="pending",
-                        attempts=0,
-                        next_attempt_at=now,
-                        created_at=now,
-                        updated_at=now,
-                    )
-                    for ref in refs[start : start + INSERT_CHUNK]
-                ]
-            ).on_conflict(action="DO NOTHING")
-        event_ids = [e["id"] for e in events]
-        await OutboxEvent.update({OutboxEvent.relayed_at: now}).where(
-            OutboxEvent.id.is_in(event_ids)
+        await deliveries.insert_pending(
+            [
+                (event["organization_id"], webhook_id, event["id"])
+                for event in events
+                for webhook_id, kinds in subscriptions.get(event["organization_id"], [])
+                if event["event_type"] in kinds
+            ],
+            now,
         )
-    if refs:
-        try:
-            await schedule(refs)
-        except BaseException:
-            await asyncio.shield(
-                OutboxEvent.update({OutboxEvent.relayed_at: None}).where(
-                    OutboxEvent.id.is_in(event_ids)
-                )
-            )
-            raise
+        await OutboxEvent.update({OutboxEvent.relayed_at: now}).where(
+            OutboxEvent.id.is_in([e["id"] for e in events])
+        )
     return len(events)
 
 
-async def due_deliveries(before: datetime, limit: int) -> list[DeliveryRef]:
-    """Pending pairs whose next attempt is due at ``before``, the most overdue first.
+async def dispatch_due(
+    schedule: Scheduler, *, limit: int = DISPATCH_BATCH, exclude: Sequence[UUID] = ()
+) -> int:
+    """Hand up to ``limit`` due deliveries (not of the ``exclude`` subscriptions) to ``schedule``;
+    return how many (0: none is due).
 
-    The in-process runner polls this; the arq worker uses it, with ``before`` well in the past,
-    to reschedule pairs whose job was lost (Redis restarted without its data, say).
+    Each is leased for :data:`DISPATCH_LEASE` first, so that other dispatchers leave it alone while
+    its job waits to run; should that job be lost, the delivery is handed out again when the lease
+    ends. When ``schedule`` fails (Redis down) the leases are released at once, and the next run
+    takes the deliveries again.
     """
-    rows = (
-        await WebhookDelivery.select(WebhookDelivery.event_id, WebhookDelivery.webhook_id)
-        .where(
-            WebhookDelivery.status == "pending",
-            WebhookDelivery.next_attempt_at <= before,
-        )
-        .order_by(WebhookDelivery.next_attempt_at)
-        .limit(limit)
-    )
-    return [DeliveryRef(row["event_id"], row["webhook_id"]) for row in rows]
+    now = utcnow()
+    rows = await deliveries.take_due(now, now + DISPATCH_LEASE, limit, exclude)
+    if not rows:
+        return 0
+    try:
+        await schedule([DeliveryRef(row["event_id"], row["webhook_id"]) for row in rows])
+    except BaseException:
+        await asyncio.shield(deliveries.release([row["id"] for row in rows], utcnow()))
+        raise
+    return len(rows)
 
 
-def _pair(ref: DeliveryRef) -> tuple[Any, Any]:
-    return (WebhookDelivery.event_id == ref.event_id, WebhookDelivery.webhook_id == ref.webhook_id)
+async def postpone(ref: DeliveryRef, seconds: float) -> None:
+    """Hand a pair out again ``seconds`` from now instead of at its lease's end (the in-process
+    runner, for a pair it could not start)."""
+    await deliveries.postpone(ref.event_id, ref.webhook_id, utcnow() + timedelta(seconds=seconds))
 
 
-async def _claim(ref: DeliveryRef, now: datetime) -> dict[str, Any] | AttemptResult:
-    """Take the pair for one attempt, or say why not (gone, finished, or not due yet)."""
-    claimed = (
-        await WebhookDelivery.update(
-            {
-                WebhookDelivery.attempts: WebhookDelivery.attempts + 1,
-                WebhookDelivery.next_attempt_at: now + timedelta(seconds=LEASE_SECONDS),
-                WebhookDelivery.updated_at: now,
-            }
-        )
-        .where(
-            *_pair(ref),
-            WebhookDelivery.status == "pending",
-            WebhookDelivery.next_attempt_at <= now,
-        )
-        .returning(WebhookDelivery.id, WebhookDelivery.attempts)
-    )
-    if claimed:
-        return claimed[0]
-    current = (
-        await WebhookDelivery.select(WebhookDelivery.status, WebhookDelivery.next_attempt_at)
-        .where(*_pair(ref))
-        .first()
-    )
+async def _claim(ref: DeliveryRef, now: datetime) -> deliveries.Claimed | AttemptResult:
+    """Take the pair for one attempt, or say why not (gone, finished, or in flight elsewhere).
+    An attempt left in flight past its lease was cut short: it is logged as such, and taken over."""
+    lease_until = now + timedelta(seconds=ATTEMPT_LEASE_SECONDS)
+    claimed = await deliveries.claim(ref.event_id, ref.webhook_id, now, lease_until)
+    if claimed is not None:
+        return claimed
+    current = await deliveries.state(ref.event_id, ref.webhook_id)
     if current is None or current["status"] != "pending":
         return AttemptResult("skipped")
-    wait = (current["next_attempt_at"] - now).total_seconds()
-    return AttemptResult("not_due", retry_in=max(wait, 0.1))
+    started = current["attempt_started_at"]
+    cutoff = now - timedelta(seconds=ATTEMPT_LEASE_SECONDS)
+    if started is None or as_utc(started) > cutoff:
+        return AttemptResult("busy")
+    claimed = await deliveries.reclaim_cut_short(current, CUT_SHORT, now, lease_until, cutoff)
+    if claimed is None:
+        return AttemptResult("busy")
+    count_delivery_attempt(ref.event_id, ref.webhook_id, current["attempts"], "cut_short", None, 0)
+    return claimed
 
 
 async def _send(
@@ -285,64 +313,71 @@ def _classify(status_code: int | None, error: str | None) -> tuple[str, str | No
     return "failed", f"HTTP {status_code}"
 
 
-async def attempt_delivery(
-    ref: DeliveryRef, *, client: httpx.AsyncClient, settings: Settings
-) -> AttemptResult:
-    """Make one attempt of one (event, subscription) pair and record it in the delivery log."""
-    claim = await _claim(ref, utcnow())
-    if isinstance(claim, AttemptResult):
-        return claim
-    delivery_id, attempt = claim["id"], claim["attempts"]
-    target = (
-        await WebhookDelivery.select(
-            WebhookDelivery.webhook_id.url.as_alias("url"),
-            WebhookDelivery.webhook_id.secret.as_alias("secret"),
-            WebhookDelivery.webhook_id.active.as_alias("active"),
-            WebhookDelivery.event_id.event_type.as_alias("event_type"),
-            WebhookDelivery.event_id.payload.as_alias("payload"),
-            WebhookDelivery.event_id.created_at.as_alias("occurred_at"),
-        )
-        .where(WebhookDelivery.id == delivery_id)
-        .first()
+def _body(ref: DeliveryRef, claimed: deliveries.Claimed) -> bytes:
+    payload = claimed.payload
+    return msgspec.json.encode(
+        {
+            "id": str(ref.event_id),
+            "event_type": claimed.event_type,
+            "timestamp": as_utc(claimed.occurred_at),
+            "data": msgspec.Raw(
+                payload if isinstance(payload, str | bytes) else msgspec.json.encode(payload)
+            ),
+        }
     )
-    if target is None:
-        return AttemptResult("skipped")
-    started_at = utcnow()
-    clock = time.perf_counter()
-    if not target["active"]:
-        status_code, error = None, "subscription disabled"
-        verdict = "failed"
-    else:
-        payload = target["payload"]
-        body = msgspec.json.encode(
-            {
-                "id": str(ref.event_id),
-                "event_type": target["event_type"],
-                "timestamp": target["occurred_at"],
-                "data": msgspec.Raw(
-                    payload if isinstance(payload, str) else msgspec.json.encode(payload)
+
+
+async def attempt_delivery(
+    ref: DeliveryRef,
+    *,
+    client: httpx.AsyncClient,
+    settings: Settings,
+    in_flight: InFlight | None = None,
+) -> AttemptResult:
+    """Make one attempt of one (event, subscription) pair and record it in the delivery log.
+
+    With ``in_flight``, nothing is claimed while the subscription has every slot of this process
+    in use: the result is ``saturated`` and the caller tries the pair again shortly.
+    """
+    with in_flight.slot(ref.webhook_id) if in_flight else _always() as free:
+        if not free:
+            return AttemptResult("saturated")
+        claim = await _claim(ref, utcnow())
+        if isinstance(claim, AttemptResult):
+            return claim
+        started_at = utcnow()
+        clock = time.perf_counter()
+        if not claim.active:
+            status_code, error = None, "subscription disabled"
+            verdict = "failed"
+        else:
+            body = _body(ref, claim)
+            timestamp = int(time.time())
+            message_id = str(ref.event_id)
+            headers = {
+                "content-type": "application/json",
+                "webhook-id": message_id,
+                "webhook-timestamp": str(timestamp),
+                "webhook-signature": signatures(
+                    signing_secrets(claim, started_at), message_id, timestamp, body
                 ),
             }
+            status_code, error = await _send(client, claim.url, body, headers)
+            verdict, error = _classify(status_code, error)
+        duration_ms = int((time.perf_counter() - clock) * 1000)
+        return await _record(
+            ref, claim, verdict, status_code, error, started_at, duration_ms, settings
         )
-        timestamp = int(time.time())
-        headers = {
-            "content-type": "application/json",
-            "webhook-id": str(ref.event_id),
-            "webhook-timestamp": str(timestamp),
-            "webhook-signature": sign(target["secret"], str(ref.event_id), timestamp, body),
-        }
-        status_code, error = await _send(client, target["url"], body, headers)
-        verdict, error = _classify(status_code, error)
-    duration_ms = int((time.perf_counter() - clock) * 1000)
-    return await _record(
-        ref, delivery_id, attempt, verdict, status_code, error, started_at, duration_ms, settings
-    )
+
+
+@contextmanager
+def _always() -> Iterator[bool]:
+    yield True
 
 
 async def _record(
     ref: DeliveryRef,
-    delivery_id: UUID,
-    attempt: int,
+    claim: deliveries.Claimed,
     verdict: str,
     status_code: int | None,
     error: str | None,
@@ -351,52 +386,36 @@ async def _record(
     settings: Settings,
 ) -> AttemptResult:
     now = utcnow()
-    retry_in: float | None = None
-    if verdict == "retry" and attempt < settings.webhook_max_attempts:
-        retry_in = backoff_seconds(attempt, settings.webhook_retry_base_seconds)
+    attempt = claim.attempt
+    next_attempt_at = None
     if verdict == "delivered":
         status = "delivered"
-    elif retry_in is not None:
-        status = "pending"
-    else:
+    elif verdict != "retry":
         status = "failed"
-    async with transaction():
-        updated = (
-            await WebhookDelivery.update(
-                {
-                    WebhookDelivery.status: status,
-                    WebhookDelivery.last_status_code: status_code,
-                    WebhookDelivery.last_error: error,
-                    WebhookDelivery.next_attempt_at: (
-                        now + timedelta(seconds=retry_in) if retry_in is not None else None
-                    ),
-                    WebhookDelivery.delivered_at: now if status == "delivered" else None,
-                    WebhookDelivery.updated_at: now,
-                }
-            )
-            .where(
-                WebhookDelivery.id == delivery_id,
-                WebhookDelivery.status == "pending",
-                WebhookDelivery.attempts == attempt,
-            )
-            .returning(WebhookDelivery.id)
+    elif attempt < settings.webhook_max_attempts:
+        status = "pending"
+        next_attempt_at = now + timedelta(
+            seconds=backoff_seconds(attempt, settings.webhook_retry_base_seconds)
         )
-        if not updated:
-            return AttemptResult("skipped")
-        await WebhookDeliveryAttempt.insert(
-            WebhookDeliveryAttempt(
-                delivery_id=delivery_id,
-                attempt=attempt,
-                status_code=status_code,
-                error=error,
-                duration_ms=duration_ms,
-                started_at=started_at,
-            )
-        )
-        if verdict == "gone":
-            await Webhook.update(
-                {Webhook.active: False, Webhook.disabled_reason: "the endpoint answered 410 Gone"}
-            ).where(Webhook.id == ref.webhook_id)
+    else:
+        status = "exhausted"
+    recorded = await deliveries.record(
+        deliveries.Outcome(
+            delivery_id=claim.delivery_id,
+            attempt=attempt,
+            status=status,
+            status_code=status_code,
+            error=error,
+            next_attempt_at=next_attempt_at,
+            delivered_at=now if status == "delivered" else None,
+            started_at=started_at,
+            duration_ms=duration_ms,
+            disable_reason="the endpoint answered 410 Gone" if verdict == "gone" else None,
+        ),
+        now,
+    )
+    if not recorded:
+        return AttemptResult("skipped")
     outcome = "gone" if verdict == "gone" else "retry" if status == "pending" else status
     count_delivery_attempt(ref.event_id, ref.webhook_id, attempt, outcome, status_code, duration_ms)
-    return AttemptResult(status if verdict != "gone" else "gone", retry_in=retry_in)
+    return AttemptResult(outcome)

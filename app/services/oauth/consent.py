@@ -28,6 +28,7 @@ from joserfc import jwt
 from joserfc.errors import JoseError
 
 from app import timeutil
+from app.private_keys import algorithm_of
 from app.services.oauth import signing_keys
 from app.services.oauth.grants import Subject
 from app.services.oauth.tokens import unverified_header
@@ -87,7 +88,7 @@ async def issue_ticket(
         "cookie": cookie,
         "csrf": _digest(csrf),
     }
-    header = {"alg": signing_keys.algorithm_of(key), "typ": TICKET_TYPE, "kid": key.kid}
+    header = {"alg": algorithm_of(key), "typ": TICKET_TYPE, "kid": key.kid}
     return Ticket(token=jwt.encode(header, claims, key), csrf_cookie=cookie, csrf=csrf)
 
 
@@ -110,7 +111,7 @@ async def redeem_ticket(token: str, cookies: Mapping[str, str], settings: Settin
         jti={"essential": True},
     )
     try:
-        claims = jwt.decode(token, key, algorithms=[signing_keys.algorithm_of(key)]).claims
+        claims = jwt.decode(token, key, algorithms=[algorithm_of(key)]).claims
         registry.validate(claims)
         ticket_id = UUID(claims["jti"])
         subject = Subject(user_id=UUID(claims["uid"]), organization_id=UUID(claims["org"]))

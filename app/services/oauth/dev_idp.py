@@ -18,7 +18,8 @@ from joserfc import jwt
 from joserfc.jwk import KeySet
 
 from app import timeutil
-from app.services.oauth.signing_keys import algorithm_of, generate_private_pem, import_private_pem
+from app.private_keys import algorithm_of, import_private_pem
+from app.services.oauth.signing_keys import generate_private_pem
 from app.services.organizations import normalize_email
 
 DEV_ISSUER = "https://dev-idp.ticketing.localhost"

@@ -15,15 +15,17 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from joserfc.jwk import ECKey, Key, KeySet, RSAKey
+from joserfc.jwk import ECKey, Key, KeySet
 
 from app import timeutil
 from app.errors import Conflict
+from app.private_keys import EC_ALGORITHM, import_private_pem
 from app.settings import Settings
 from db.tables import SigningKey
 from db.transactions import transaction
 
-ALGORITHM = "ES256"
+ALGORITHM = EC_ALGORITHM
+"""The algorithm of the keys generated and kept in the database."""
 ACCESS_TOKEN_LIFETIME = timedelta(hours=1)
 CACHE_SECONDS = 60.0
 RELOAD_THROTTLE_SECONDS = 5.0
@@ -39,21 +41,6 @@ class _Cache:
 
 
 _cache = _Cache()
-
-
-def algorithm_of(key: Key) -> str:
-    return "RS256" if isinstance(key, RSAKey) else ALGORITHM
-
-
-def import_private_pem(pem: str | bytes, kid: str | None = None) -> Key:
-    """A PEM private key (EC P-256 or RSA) as a JWK; ``kid`` defaults to its RFC 7638 thumbprint."""
-    data = pem.encode() if isinstance(pem, str) else pem
-    try:
-        key: Key = ECKey.import_key(data)
-    except ValueError:
-        key = RSAKey.import_key(data)
-    parameters = {"kid": kid or key.thumbprint(), "alg": algorithm_of(key), "use": "sig"}
-    return type(key).import_key(data, parameters=parameters)  # type: ignore[arg-type]
 
 
 def generate_private_pem() -> str:

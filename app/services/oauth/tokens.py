@@ -1,10 +1,11 @@
 """RFC 9068 access tokens: issued by the token endpoint, verified on every API request.
 
-A token is an ES256 JWT (``typ: at+jwt``) with ``iss`` and ``aud`` = the public URL, ``sub`` (the
-user), ``client_id``, ``scope``, ``org``, ``iat``, ``exp`` and ``jti``, plus ``sid``: the grant
-family it was issued from. The signature and claims are checked locally; the family's revocation
-is checked with one primary-key lookup per request, so a replayed code or refresh token (or a
-revocation) stops the family's access tokens at once.
+A token is a JWT (``typ: at+jwt``; ES256, or RS256 when ``TICKETING_SIGNING_KEY_FILE`` holds an
+RSA key) with ``iss`` and ``aud`` = the public URL, ``sub`` (the user), ``client_id``, ``scope``,
+``org``, ``iat``, ``exp`` and ``jti``, plus ``sid``: the grant family it was issued from. The
+signature and claims are checked locally; the family's revocation is checked with one primary-key
+lookup per request, so a replayed code or refresh token (or a revocation) stops the family's
+access tokens at once.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from joserfc.errors import JoseError
 from app import timeutil
 from app.errors import Unauthenticated
 from app.principal import Principal
+from app.private_keys import algorithm_of
 from app.services.oauth import signing_keys
 from app.settings import Settings
 from db.tables import OAuthGrant
@@ -69,7 +71,7 @@ async def issue_access_token(
         "exp": now + EXPIRES_IN,
         "jti": secrets.token_urlsafe(16),
     }
-    header = {"alg": signing_keys.algorithm_of(key), "typ": ACCESS_TOKEN_TYPE, "kid": key.kid}
+    header = {"alg": algorithm_of(key), "typ": ACCESS_TOKEN_TYPE, "kid": key.kid}
     return jwt.encode(header, claims, key)
 
 
@@ -98,7 +100,7 @@ async def verify_access_token(token: str, settings: Settings) -> dict[str, objec
         exp={"essential": True},
     )
     try:
-        decoded = jwt.decode(token, key, algorithms=[signing_keys.algorithm_of(key)])
+        decoded = jwt.decode(token, key, algorithms=[algorithm_of(key)])
         registry.validate(decoded.claims)
     except JoseError as error:
         if error.error == "expired_token":
