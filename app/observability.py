@@ -67,6 +67,18 @@ POOL_OPEN = Gauge(
     multiprocess_mode="livesum",
 )
 
+LIVE_SUBSCRIBERS = Gauge(
+    "ticketing_live_subscribers",
+    "GraphQL subscriptions being served, by topic (summed over the live processes)",
+    ["topic"],
+    multiprocess_mode="livesum",
+)
+DROPPED_SUBSCRIBERS = Counter(
+    "ticketing_live_dropped_subscribers",
+    "Subscribers disconnected because they could not keep up with their notifications, by topic",
+    ["topic"],
+)
+
 webhook_logger = logging.getLogger("ticketing.webhooks")
 
 
@@ -85,6 +97,14 @@ def count_request(route: str, method: str, status: int, seconds: float) -> None:
 
 def count_scan(status: str, reason: str | None) -> None:
     SCANS.labels(status, reason or "none").inc()
+
+
+def track_live_subscribers(topic: str, change: int) -> None:
+    LIVE_SUBSCRIBERS.labels(topic).inc(change)
+
+
+def count_dropped_subscriber(topic: str) -> None:
+    DROPPED_SUBSCRIBERS.labels(topic).inc()
 
 
 def count_delivery_attempt(

@@ -41,6 +41,7 @@ class Seeded:
     key: str
     scanner_id: str
     codes: list[str]
+    event_id: str
 
 
 async def seed(database_url: str, tickets: int) -> Seeded:
@@ -139,11 +140,11 @@ async def seed(database_url: str, tickets: int) -> Seeded:
         await connection.execute("ANALYZE")
     finally:
         await connection.close()
-    return Seeded(key=key.key, scanner_id=str(scanner.id), codes=codes)
+    return Seeded(key=key.key, scanner_id=str(scanner.id), codes=codes, event_id=str(event.id))
 
 
 async def wait_until_serving(base_url: str) -> None:
-    deadline = time.monotonic() + 30.0
+    deadline = time.monotonic() + 120.0
     async with httpx.AsyncClient(base_url=base_url, timeout=2.0) as client:
         while time.monotonic() < deadline:
             try:

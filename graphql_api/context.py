@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,10 +15,13 @@ from graphql_api.dataloaders import Loaders
 
 @dataclass(slots=True)
 class Context:
-    """Made by the transport (``rest/graphql.py``) for an authenticated caller."""
+    """Made by the transport (``rest/graphql.py``, ``rest/subscriptions.py``) for an
+    authenticated caller. ``on_overflow`` is how a subscription's feed tells its transport that
+    the subscriber could not keep up (``app.services.live``)."""
 
     principal: Principal
     settings: Settings
+    on_overflow: Callable[[], None] | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:

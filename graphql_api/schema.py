@@ -13,6 +13,7 @@ from strawberry.schema.config import StrawberryConfig
 
 from graphql_api.documents import PreparedDocuments
 from graphql_api.errors import TicketingSchema
+from graphql_api.live_types import Subscription
 from graphql_api.resolvers import Mutation, Query
 from graphql_api.scalars import SCALAR_OVERRIDES
 
@@ -23,6 +24,7 @@ SDL_PATH = DOCUMENTS / "schema.graphql"
 schema = TicketingSchema(
     query=Query,
     mutation=Mutation,
+    subscription=Subscription,
     extensions=[PreparedDocuments],
     scalar_overrides=SCALAR_OVERRIDES,
     config=StrawberryConfig(auto_camel_case=True),

@@ -8,6 +8,7 @@ and is named in the field's description. The service checks the same declaration
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import strawberry
@@ -21,15 +22,24 @@ SERVICE_METADATA = "service"
 
 
 class RequireScope(FieldExtension):
+    """The scope check of a field. A relation that only asks a dataloader is a plain function
+    returning the loader's future (``graphql_api.types``), so its check is plain too: no
+    coroutine per item of a page."""
+
     def __init__(self, scope: str | None) -> None:
         self.scope = scope
 
-    async def resolve_async(self, next_: Any, source: Any, info: Info, **kwargs: Any) -> Any:
-        principal = info.context.principal
-        assert principal is not None, "resolvers run only for authenticated requests"
+    def resolve(self, next_: Any, source: Any, info: Info, **kwargs: Any) -> Any:
         if self.scope is not None:
-            principal.require(self.scope)
-        return await next_(source, info, **kwargs)
+            info.context.principal.require(self.scope)
+        return next_(source, info, **kwargs)
+
+    async def resolve_async(self, next_: Any, source: Any, info: Info, **kwargs: Any) -> Any:
+        if self.scope is not None:
+            info.context.principal.require(self.scope)
+        result = next_(source, info, **kwargs)
+        # A subscription's resolver gives an async generator, anything else an awaitable.
+        return await result if inspect.isawaitable(result) else result
 
 
 def _options(service: Any, description: str) -> dict[str, Any]:
@@ -50,3 +60,8 @@ def field(service: Any, description: str = "") -> Any:
 def mutation(service: Any, description: str = "") -> Any:
     """A mutation (use as a decorator) performed by ``service``."""
     return strawberry.mutation(**_options(service, description))
+
+
+def subscription(service: Any, description: str = "") -> Any:
+    """A subscription (use as a decorator) whose feed ``service`` opens."""
+    return strawberry.subscription(**_options(service, description))

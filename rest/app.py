@@ -15,6 +15,7 @@ from piccolo.engine.base import Engine
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
+from app.services.live import serving_hub
 from app.settings import Settings, get_settings
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.assets import static_files
@@ -39,6 +40,7 @@ from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
 from rest.scanners import ScannerController, ScannerProfileController
 from rest.scanning import SCANNING_ROUTES
+from rest.subscriptions import graphql_over_websocket
 from rest.tickets import TICKET_ROUTES
 from rest.webhooks import WebhookController
 from workers.in_process import in_process_delivery
@@ -55,6 +57,7 @@ ROUTES = [
     *OAUTH_ROUTES,
     *GRAPHQL_ROUTES,
     static_files(),
+    graphql_over_websocket,
 ]
 
 
@@ -106,7 +109,13 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         async with in_process_delivery(settings, gate):
             yield
 
-    lifespan = [database]
+    @asynccontextmanager
+    async def live_updates(_: Litestar) -> AsyncIterator[None]:
+        """GraphQL subscriptions' notifications, through Redis when there is one."""
+        async with serving_hub(settings.redis_url, settings.queue_name):
+            yield
+
+    lifespan = [database, live_updates]
     if settings.metrics:
         lifespan.append(pool_gauges)
     if not settings.redis_url:

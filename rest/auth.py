@@ -47,10 +47,13 @@ SERVICE_OPT = "service"
 """Route ``opt`` key holding the service operation the route calls (``rest.docs.operation``)."""
 
 
-def require_route_scope(
+async def require_route_scope(
     connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler
 ) -> None:
     """Guard: a caller without the route's scope gets its 403 before any input is read.
+
+    A coroutine function, because Litestar runs a plain function guard in its thread pool: a
+    thread hand-off on every request for a dictionary look-up.
 
     Litestar parses the path, query and body before the handler runs, so without this guard a bad
     input would answer 400 first and tell a caller without the scope something about the route.

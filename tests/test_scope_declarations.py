@@ -19,6 +19,8 @@ from app.errors import Forbidden
 from app.principal import SCOPES, Principal, scope_of
 from app.resources import Resource
 from app.settings import get_settings
+from graphql_api.core import core_schema
+from graphql_api.errors import coded
 from graphql_api.schema import schema
 from graphql_api.scopes import SERVICE_METADATA, RequireScope
 from rest.app import create_app
@@ -179,7 +181,7 @@ def _value(graphql_type: Any) -> str:
 
 def _selection(type_name: str, field_name: str) -> str:
     """The field with its required arguments and, for an object, one attribute selected."""
-    graphql_type = schema._schema.get_type(type_name)
+    graphql_type = core_schema(schema).get_type(type_name)
     field = graphql_type.fields[field_name]
     arguments = ", ".join(
         f"{name}: {_value(argument.type)}"
@@ -194,6 +196,26 @@ def _selection(type_name: str, field_name: str) -> str:
         leaf = "pagination { total }" if "pagination" in result.fields else "__typename"
         return f"{call} {{ {leaf} }}"
     return call
+
+
+async def _subscription_refusal(tenant: Tenant, scope: str, selection: str) -> set[Any]:
+    """The error codes a subscription answers to a caller lacking ``scope`` (run in-process on
+    the schema: the transport, ``rest.subscriptions``, is tested in tests/test_subscriptions.py)."""
+    from graphql_api.context import Context
+
+    caller = Principal(
+        organization_id=tenant.org_id,
+        user_id=tenant.user_id,
+        scopes=frozenset(SCOPES) - {scope},
+        credential="api_key",
+        credential_id=tenant.key_id,
+    )
+    context = Context(principal=caller, settings=get_settings())
+    stream = await schema.subscribe(f"subscription {{ {selection} }}", context_value=context)
+    assert not hasattr(stream, "errors"), stream
+    result = await anext(stream)  # type: ignore[arg-type]
+    await stream.aclose()  # type: ignore[union-attr]
+    return {(e.extensions["code"], e.extensions.get("scope")) for e in map(coded, result.errors)}
 
 
 async def test_every_graphql_field_refuses_a_key_without_its_scope(
@@ -214,6 +236,11 @@ async def test_every_graphql_field_refuses_a_key_without_its_scope(
         service = (field.metadata or {}).get(SERVICE_METADATA)
         scope = None if service is None else scope_of(service)
         if scope is None:
+            continue
+        if type_name == "Subscription":
+            codes = await _subscription_refusal(tenant, scope, _selection(type_name, field_name))
+            assert codes == {("FORBIDDEN", scope)}, f"{type_name}.{field_name}: {codes}"
+            checked += 1
             continue
         if type_name not in REACH:
             unreachable.append(f"{type_name}.{field_name}")

@@ -86,6 +86,16 @@ def check_metadata(metadata: dict[str, Any]) -> None:
             pending += [(item, depth + 1) for item in value]
 
 
+OrderChangeType = Literal["CREATED", "CONFIRMED", "CANCELLED"]
+
+
+class OrderChange(msgspec.Struct):
+    """An order as live subscribers see it (CONTRACT.md section 12), once its change committed."""
+
+    type: OrderChangeType
+    order: Order
+
+
 class MetadataFieldInput(msgspec.Struct, forbid_unknown_fields=True):
     key: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=NO_NUL)]
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]

@@ -97,3 +97,15 @@ class ScanLogEntry(msgspec.Struct):
     status: ScanStatus
     reason: ScanReason | None
     created_at: datetime
+
+
+class ScanNotice(msgspec.Struct):
+    """A scan attempt as live subscribers see it (CONTRACT.md section 12): every outcome, once
+    its transaction committed; ``scanned_at`` is the moment of the attempt."""
+
+    ticket_id: UUID
+    event_id: UUID
+    scanner_id: UUID
+    status: ScanStatus
+    reason: ScanReason | None
+    scanned_at: datetime

@@ -8,6 +8,7 @@ the condition is re-checked against the committed count, so no interleaving can 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, get_args
 from uuid import UUID
@@ -19,7 +20,15 @@ from app.money import amount, to_cents
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource, choice_filter, id_filter, since, text_filter, until
-from app.schemas.orders import Order, OrderCreate, OrderStatus, RefundCreate
+from app.schemas.orders import (
+    Order,
+    OrderChange,
+    OrderChangeType,
+    OrderCreate,
+    OrderStatus,
+    RefundCreate,
+)
+from app.services import live
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
@@ -121,6 +130,24 @@ async def _claim_capacity(organization_id: UUID, timeslot_id: UUID, count: int) 
         raise Conflict(f"The timeslot has {left} tickets left; the order asks for {count}")
 
 
+async def _announce(organization_id: UUID, change: OrderChangeType, order: Order) -> None:
+    """Tell live subscribers once the transaction commits (``app.services.live``)."""
+    await live.publish_after_commit(
+        organization_id, "orders", order.event_id, OrderChange(change, order)
+    )
+
+
+@requires("orders.read")
+async def watch_order_changes(
+    principal: Principal,
+    event_id: UUID | None = None,
+    on_overflow: Callable[[], None] | None = None,
+) -> live.Feed:
+    """The organization's orders (of one event, when named) as they are placed, confirmed and
+    cancelled: a feed of :class:`OrderChange` (see ``app.services.live``)."""
+    return await live.watch(principal, "orders", event_id, on_overflow)
+
+
 @requires("orders.write")
 async def place_order(principal: Principal, data: OrderCreate) -> Order:
     """Create a pending order and its valid tickets; emits ``order.created``."""
@@ -188,7 +215,9 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
         await record_event(
             organization_id, "order.created", {"order_id": order.id, "event_id": data.event_id}
         )
-    return to_record(Order, order.to_dict())
+        placed = to_record(Order, order.to_dict())
+        await _announce(organization_id, "CREATED", placed)
+    return placed
 
 
 @requires("orders.write")
@@ -218,7 +247,9 @@ async def confirm_order(principal: Principal, order_id: UUID) -> Order:
                 "order.confirmed",
                 {"order_id": row["id"], "event_id": row["event_id"]},
             )
-            return to_record(Order, row)
+            record = to_record(Order, row)
+            await _announce(principal.organization_id, "CONFIRMED", record)
+            return record
     row = await owned_row(OrderTable, order_id, principal.organization_id, "order")
     if row["status"] == "cancelled":
         raise Conflict("A cancelled order cannot be confirmed")
@@ -247,7 +278,9 @@ async def cancel_order(principal: Principal, order_id: UUID) -> Order:
         )
         if cancelled:
             await cancel_tickets(principal.organization_id, [Ticket.order_id == order_id])
-            return to_record(Order, cancelled[0])
+            record = to_record(Order, cancelled[0])
+            await _announce(principal.organization_id, "CANCELLED", record)
+            return record
     return to_record(
         Order, await owned_row(OrderTable, order_id, principal.organization_id, "order")
     )

@@ -13,6 +13,7 @@ changed, and report ``scanned`` with the winner's ``scanned_at``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,12 +30,14 @@ from app.schemas.scanning import (
     RelatedTicket,
     ScanEvent,
     ScanLogEntry,
+    ScanNotice,
     ScanReason,
     ScanResult,
     ScanStatus,
     ScanTicketType,
     ScanTimeslot,
 )
+from app.services import live
 from app.services.outbox import record_event
 from app.services.scanners import targets_of
 from app.timeutil import as_utc, utcnow
@@ -183,8 +186,21 @@ async def scan_ticket(
                 ticket = admitted
         await _log(organization_id, ticket.id, scanner.id, status, reason, now)
         result = await _result(organization_id, ticket, status, reason, scanned_before)
+        notice = ScanNotice(ticket.id, ticket.event_id, scanner.id, status, reason, now)
+        await live.publish_after_commit(organization_id, "scans", ticket.event_id, notice)
     count_scan(status, reason)
     return result
+
+
+@requires("tickets.read")
+async def watch_scans(
+    principal: Principal,
+    event_id: UUID | None = None,
+    on_overflow: Callable[[], None] | None = None,
+) -> live.Feed:
+    """The organization's scan attempts (of one event, when named) as they commit: a feed of
+    :class:`ScanNotice` (see ``app.services.live`` for its bound and ``on_overflow``)."""
+    return await live.watch(principal, "scans", event_id, on_overflow)
 
 
 async def _admit(
