@@ -11,20 +11,23 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from typing import Any, Generic, Literal, TypeVar
 from uuid import UUID
 
 import msgspec
+from piccolo.columns import Column, Integer, Numeric, Timestamptz
 from piccolo.querystring import QueryString
 from piccolo.table import Table
 
 from app.errors import FieldError, InvalidInput, NotFound
 from app.ids import parse_id
-from app.pagination import ListParams, Page, Pagination, list_params
+from app.pagination import ListParams, Page, Pagination, encode_after, list_params
 from app.principal import Principal
 from app.records import mapper
 from app.timeutil import parse_timestamp, require_offset
 from db import lists
+from db.counts import Counts
 from db.lists import Row
 
 R = TypeVar("R", bound=msgspec.Struct)
@@ -123,6 +126,8 @@ class Resource(Generic[R]):
     """Keyword (a Python name) -> filter; the keyword is the filter's name unless that is not
     a Python name (``from``)."""
     enrich: Enrich | None = None
+    counts: Counts | None = None
+    """Where the exact totals of pages narrowed only by equalities the counts know are kept."""
 
     def to_records(self, rows: list[Row]) -> list[R]:
         to_record = mapper(self.record)
@@ -146,6 +151,23 @@ class Resource(Generic[R]):
         if errors:
             raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
         return conditions
+
+    def _equalities(
+        self, filters: Mapping[str, Any], within: tuple[str, UUID] | None = None
+    ) -> dict[str, Any] | None:
+        """Column -> value of the filters given (and the parent), when every one of them is an
+        equality; None when one is not (a range, say)."""
+        found: dict[str, Any] = {}
+        for key, value in filters.items():
+            if value is None:
+                continue
+            declared = self.filters[key]
+            if declared.operator != "=":
+                return None
+            found[declared.column] = declared.parse(value)
+        if within is not None:
+            found[within[0]] = within[1]
+        return found
 
     async def _records(self, rows: list[Row]) -> list[R]:
         if self.enrich is not None and rows:
@@ -174,8 +196,30 @@ class Resource(Generic[R]):
         )
         return {record.id: record for record in await self._records(rows)}  # type: ignore[attr-defined]
 
-    def params(self, limit: int | None, offset: int | None, sort: str | None) -> ListParams:
-        return list_params(limit=limit, offset=offset, sort=sort, allowed=self.sort_fields)
+    def params(
+        self, limit: int | None, offset: int | None, sort: str | None, after: str | None = None
+    ) -> ListParams:
+        return list_params(
+            limit=limit, offset=offset, sort=sort, allowed=self.sort_fields, after=after
+        )
+
+    def _after(self, params: ListParams) -> QueryString:
+        """The condition of a keyset page: rows after the cursor's, in the page's order."""
+        assert params.after is not None
+        column = self.table._meta.get_column_by_name(params.sort_field)
+        if column._meta.null:
+            raise InvalidInput.field(
+                "after",
+                f"not available with sort {params.sort_field}, which may be empty; use offset",
+            )
+        try:
+            value = _column_value(column, params.after.value)
+        except (TypeError, ValueError, ArithmeticError):
+            raise InvalidInput.field("after", "not a cursor of this list") from None
+        comparison = "<" if params.descending else ">"
+        return lists.condition(
+            f'("{params.sort_field}", "id") {comparison} ({{}}, {{}})', value, params.after.id
+        )
 
     async def page(
         self,
@@ -185,21 +229,34 @@ class Resource(Generic[R]):
         limit: int | None = None,
         offset: int | None = None,
         sort: str | None = None,
+        after: str | None = None,
         **filters: Any,
     ) -> Page[R]:
         """One page of the caller's records; ``within`` = (parent column, id) keeps one parent's
-        records and is a 404 when that parent is not the caller's."""
+        records and is a 404 when that parent is not the caller's. ``after`` (a page's
+        ``next_after``) starts the page after that page's last row."""
         principal.require(self.scope)
-        params = self.params(limit, offset, sort)
+        params = self.params(limit, offset, sort, after)
         conditions = self._conditions(principal, filters)
+        if params.after is not None:
+            conditions.append(self._after(params))
         if within is not None:
             column, parent_id = within
             await self._require_parent(principal, self.parents[column], parent_id)
             conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
+        narrowed = self._equalities(filters, within)
+        counts, counted = self.counts, None
+        if counts is not None and narrowed is not None and counts.answers(narrowed):
+            counted = lambda: counts.total(self.table, principal.organization_id, narrowed)  # noqa: E731
+        # A keyset page reads one row more than it shows: whether it exists is has_more.
+        extra = 1 if params.after is not None else 0
         rows, total = await lists.fetch_page(
-            self.table, conditions, _order(params), params.limit, params.offset
-        )
-        return _page(await self._records(rows), total, params)
+            self.table, conditions, _order(params), params.limit + extra, params.offset,
+            total=counted,
+        )  # fmt: skip
+        more = len(rows) > params.limit if extra else None
+        rows = rows[: params.limit]
+        return _page(await self._records(rows), total, params, rows, more)
 
     async def pages(
         self,
@@ -216,20 +273,32 @@ class Resource(Generic[R]):
         enrichment, however many parents); a parent that is not the caller's gets an empty page."""
         principal.require(self.scope)
         params = self.params(limit, offset, sort)
+        column = self.parents[parent].column
+        narrowed = self._equalities(filters)
+        counts, counted = self.counts, None
+        if (
+            counts is not None
+            and narrowed is not None
+            and counts.answers({**narrowed, column: None})
+        ):
+            counted = lambda within: counts.totals(  # noqa: E731
+                self.table, principal.organization_id, column, within, narrowed
+            )
         found = await lists.fetch_pages(
             self.table,
-            self.parents[parent].column,
+            column,
             parent_ids,
             self._conditions(principal, filters),
             _order(params),
             params.limit,
             params.offset,
+            totals=counted,
         )
         every_row = [row for rows, _ in found.values() for row in rows]
         if self.enrich is not None and every_row:
             await self.enrich(every_row)
         return {
-            parent_id: _page(self.to_records(rows), total, params)
+            parent_id: _page(self.to_records(rows), total, params, rows)
             for parent_id, (rows, total) in found.items()
         }
 
@@ -244,13 +313,39 @@ def _order(params: ListParams) -> lists.Order:
     return lists.Order(params.sort_field, params.descending)
 
 
-def _page(records: list[R], total: int, params: ListParams) -> Page[R]:
+def _page(
+    records: list[R], total: int, params: ListParams, rows: list[Row], more: bool | None = None
+) -> Page[R]:
+    """The page of ``records`` (from ``rows``); ``more`` says whether rows follow a keyset page
+    (an offset page knows it from the total)."""
+    has_more = params.offset + len(records) < total if more is None else more
+    last = rows[-1] if rows and has_more else None
     return Page(
         data=records,
         pagination=Pagination(
             total=total,
             limit=params.limit,
             offset=params.offset,
-            has_more=params.offset + len(records) < total,
+            has_more=has_more,
+            next_after=(
+                encode_after(params.sort, last[params.sort_field], last["id"])
+                if last is not None
+                else None
+            ),
         ),
     )
+
+
+def _column_value(column: Column, value: Any) -> Any:
+    """A cursor's sort value (as JSON carried it) as the column compares it."""
+    if isinstance(column, Timestamptz):
+        return datetime.fromisoformat(value)
+    if isinstance(column, Numeric):
+        return Decimal(value)
+    if isinstance(column, Integer):
+        if not isinstance(value, int):
+            raise TypeError(value)
+        return value
+    if not isinstance(value, str):
+        raise TypeError(value)
+    return value

@@ -8,6 +8,7 @@ graceful shutdown, and gives the processes of ``--workers N`` one metrics direct
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import shutil
@@ -31,6 +32,15 @@ def url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
+def fast_stack() -> tuple[str, str]:
+    """The event loop and HTTP parser to serve with: uvloop and httptools (uvicorn's ``standard``
+    extra, a dependency) wherever they install; asyncio and h11 where they cannot (uvloop has no
+    Windows build)."""
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    http = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    return loop, http
+
+
 def _exit_quietly(signum: int, _: Any) -> None:
     """After uvicorn's graceful shutdown it raises the signal again: end with status 0 then."""
     sys.exit(0)
@@ -45,9 +55,12 @@ def serve(app: Any, *, host: str, port: int, workers: int, settings: Settings) -
     if workers > 1 and settings.metrics:
         metrics_directory = tempfile.mkdtemp(prefix="ticketing-metrics-")
         os.environ[MULTIPROCESS_DIRECTORY_VARIABLE] = metrics_directory
+    loop, http = fast_stack()
     config = uvicorn.Config(
         app,
         factory=isinstance(app, str),
+        loop=loop,
+        http=http,
         host=host,
         port=port,
         workers=workers,
@@ -58,7 +71,10 @@ def serve(app: Any, *, host: str, port: int, workers: int, settings: Settings) -
     )
     sock = config.bind_socket()
     processes = f"{workers} processes" if workers > 1 else "1 process"
-    logger.info("listening on http://%s:%d (%s)", url_host(host), sock.getsockname()[1], processes)
+    logger.info(
+        "listening on http://%s:%d (%s; %s, %s)",
+        url_host(host), sock.getsockname()[1], processes, loop, http,
+    )  # fmt: skip
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, _exit_quietly)
     try:

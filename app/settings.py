@@ -40,6 +40,9 @@ class Settings:
     access_log: bool = True
     metrics: bool = True
     shutdown_timeout_seconds: float = 20.0
+    database_pool_size: int = 20
+    """PostgreSQL connections each server process may open (PostgreSQL's max_connections bounds
+    the sum over processes and replicas)."""
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the API (CONTRACT.md section 12); empty: no CORS."""
 
@@ -194,6 +197,7 @@ def load_settings() -> Settings:
         access_log=_flag("TICKETING_ACCESS_LOG", True),
         metrics=_flag("TICKETING_METRICS", True),
         shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
+        database_pool_size=int(_number("TICKETING_DATABASE_POOL_SIZE", 20, 1)),
         cors_origins=_origins("TICKETING_CORS_ORIGINS"),
     )
 

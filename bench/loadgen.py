@@ -64,6 +64,7 @@ class Phase:
 
 
 Request = Callable[[HttpConnection], Awaitable[bool]]
+REQUEST_TIMEOUT_SECONDS = 30.0
 
 
 async def run_phase(
@@ -79,7 +80,12 @@ async def run_phase(
         nonlocal errors
         while time.perf_counter() < deadline:
             started = time.perf_counter()
-            good = await request(connection)
+            try:
+                good = await asyncio.wait_for(request(connection), REQUEST_TIMEOUT_SECONDS)
+            except TimeoutError:
+                raise SystemExit(
+                    f"{name}: no answer within {REQUEST_TIMEOUT_SECONDS:.0f} s"
+                ) from None
             if good:
                 latencies.append(time.perf_counter() - started)
             else:

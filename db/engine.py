@@ -65,8 +65,9 @@ class LazyPostgresEngine(PostgresEngine):
     from ``gen_random_uuid`` or Python).
     """
 
-    def __init__(self, dsn: str) -> None:
+    def __init__(self, dsn: str, pool_size: int = POOL_MAX_SIZE) -> None:
         super().__init__(config={"dsn": dsn, "timeout": CONNECT_TIMEOUT_SECONDS}, extensions=())
+        self.pool_size = pool_size
 
     async def check_version(self) -> None:
         """Skipped: see the class docstring."""
@@ -75,7 +76,7 @@ class LazyPostgresEngine(PostgresEngine):
 def create_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
         return ImmediateSQLiteEngine(path=settings.sqlite_path, timeout=30)
-    return LazyPostgresEngine(settings.database_url)
+    return LazyPostgresEngine(settings.database_url, settings.database_pool_size)
 
 
 def bind_engine(engine: Engine) -> None:
@@ -104,7 +105,10 @@ async def start_engine(engine: Engine, *, on_connect: ConnectionHook | None = No
         await engine.run_ddl("PRAGMA journal_mode=WAL")
     if isinstance(engine, PostgresEngine):
         await engine.start_connection_pool(
-            init=on_connect, reset=_keep_session, min_size=0, max_size=POOL_MAX_SIZE
+            init=on_connect,
+            reset=_keep_session,
+            min_size=0,
+            max_size=getattr(engine, "pool_size", POOL_MAX_SIZE),
         )
 
 

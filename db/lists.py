@@ -15,7 +15,7 @@ input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,8 +89,11 @@ async def fetch_page(
     order: Order,
     limit: int,
     offset: int,
+    *,
+    total: Callable[[], Awaitable[int]] | None = None,
 ) -> tuple[list[Row], int]:
-    """One page of the rows matching ``conditions``, and how many match in all."""
+    """One page of the rows matching ``conditions``, and how many match in all: read by
+    ``total`` when given (``db/counts.py``), else counted."""
     name = table._meta.tablename
     where = _all(conditions)
     rows = await _rows(
@@ -102,10 +105,18 @@ async def fetch_page(
             offset,
         ),
     )
+    if total is not None:
+        return rows, await total()
     counted = await _rows(
         table, QueryString(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
     )
-    return rows, counted[0]["total"]
+    return rows, int(counted[0]["total"])
+
+
+async def _one(
+    totals: Callable[[QueryString], Awaitable[dict[Any, int]]], parent: str, parent_id: Any
+) -> int:
+    return (await totals(condition(f'"{parent}" = {{}}', parent_id))).get(parent_id, 0)
 
 
 async def fetch_pages(
@@ -116,15 +127,23 @@ async def fetch_pages(
     order: Order,
     limit: int,
     offset: int,
+    *,
+    totals: Callable[[QueryString], Awaitable[dict[Any, int]]] | None = None,
 ) -> dict[Any, tuple[list[Row], int]]:
     """The same page for each of ``parent_ids`` (rows whose ``parent`` column holds the id), and
-    each parent's count: two statements however many parents there are."""
+    each parent's count: two statements however many parents there are. ``totals`` (given the
+    condition selecting the parents) reads the counts instead of counting (``db/counts.py``)."""
     ids = list(dict.fromkeys(parent_ids))
     if not ids:
         return {}
     if len(ids) == 1:
         rows, total = await fetch_page(
-            table, [condition(f'"{parent}" = {{}}', ids[0]), *conditions], order, limit, offset
+            table,
+            [condition(f'"{parent}" = {{}}', ids[0]), *conditions],
+            order,
+            limit,
+            offset,
+            total=(lambda: _one(totals, parent, ids[0])) if totals else None,
         )
         return {ids[0]: (rows, total)}
     name = table._meta.tablename
@@ -155,17 +174,22 @@ async def fetch_pages(
                 offset + limit,
             ),
         )
-    counts = await _rows(
-        table,
-        QueryString(
-            f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
-            f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
-            in_list(parent, ids, table),
-            where,
-        ),
-    )
-    totals = {row["parent"]: row["total"] for row in counts}
+    if totals is not None:
+        found_totals = await totals(in_list(parent, ids, table))
+    else:
+        counts = await _rows(
+            table,
+            QueryString(
+                f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
+                f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
+                in_list(parent, ids, table),
+                where,
+            ),
+        )
+        found_totals = {row["parent"]: int(row["total"]) for row in counts}
     grouped: dict[Any, list[Row]] = {parent_id: [] for parent_id in ids}
     for row in rows:
         grouped[row[parent]].append(row)
-    return {parent_id: (found, totals.get(parent_id, 0)) for parent_id, found in grouped.items()}
+    return {
+        parent_id: (found, found_totals.get(parent_id, 0)) for parent_id, found in grouped.items()
+    }

@@ -15,6 +15,7 @@ from decimal import Decimal
 from piccolo.columns import (
     JSON,
     UUID,
+    BigInt,
     Boolean,
     ForeignKey,
     Integer,
@@ -64,6 +65,17 @@ class ApiKey(Table, tablename="api_keys"):
     created_at = Timestamptz()
     last_used_at = Timestamptz(null=True, default=None)
     revoked_at = Timestamptz(null=True, default=None)
+
+
+class CredentialRevision(Table, tablename="credential_revisions"):
+    """One row whose ``revision`` every revocation of an API key raises in its own transaction.
+
+    Each server process keeps recent key lookups in memory and reads this number about once a
+    second; when it has moved, the process forgets them (``app/services/api_keys.py``), so a
+    revoked key stops working on every replica within a few seconds."""
+
+    id = Integer(primary_key=True)
+    revision = BigInt(default=0)
 
 
 class OAuthClient(Table, tablename="oauth_clients"):
@@ -342,6 +354,7 @@ TABLES: list[type[Table]] = [
     User,
     Membership,
     ApiKey,
+    CredentialRevision,
     OAuthClient,
     OAuthGrant,
     OAuthAuthorizationCode,

@@ -61,6 +61,7 @@ from graphql_api.lists import filtered
 from graphql_api.scanner_types import Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import field, mutation
 from graphql_api.types import (
+    After,
     Event,
     Limit,
     Offset,
@@ -148,6 +149,7 @@ class Query:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        after: After = None,
         **filters: Any,
     ) -> Page[Ticket] | None:
         return await TICKETS.page(
@@ -156,6 +158,7 @@ class Query:
             limit=limit,
             offset=offset,
             sort=sort,
+            after=after,
             **filters,
         )
 
@@ -167,10 +170,11 @@ class Query:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        after: After = None,
         **filters: Any,
     ) -> Page[Order] | None:
         return await ORDERS.page(
-            principal_of(info), limit=limit, offset=offset, sort=sort, **filters
+            principal_of(info), limit=limit, offset=offset, sort=sort, after=after, **filters
         )
 
     @field(ORDERS)

@@ -43,6 +43,14 @@ Sort = Annotated[
     ),
 ]
 
+After = Annotated[
+    str | None,
+    strawberry.argument(
+        description="The pagination.nextAfter of the page before, with the same sort: this page "
+        "starts after that page's last row (fast at any depth; not with offset)"
+    ),
+]
+
 Pagination = object_type(pagination.Pagination)
 
 

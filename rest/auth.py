@@ -58,7 +58,9 @@ async def require_route_scope(
     Litestar parses the path, query and body before the handler runs, so without this guard a bad
     input would answer 400 first and tell a caller without the scope something about the route.
     The services check the same scope again; this only keeps the order of checks
-    (401, 403, 400, 404, 409) for the inputs the framework parses.
+    (401, 403, 400, 404, 409) for the inputs the framework parses. It is a coroutine function
+    although it awaits nothing: Litestar runs a plain function guard in a worker thread, which
+    cost a quarter of a ``GET /whoami``'s time under load.
     """
     scope = handler.opt.get(SCOPE_OPT)
     if scope is not None:

@@ -1,5 +1,5 @@
-"""The query parameters of a list (``limit``, ``offset``, ``sort`` and its resource's filters) as
-one dependency per list.
+"""The query parameters of a list (``limit``, ``offset``, ``sort``, ``after`` and its resource's
+filters) as one dependency per list.
 
 Bounds, the allowed sort values and the filters come from the resource's declaration
 (``app.resources.Resource``) for the OpenAPI document; the resource enforces them, so that
@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from litestar.di import Provide
 from litestar.params import QueryParameter
 
-from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_LIMIT, MAX_OFFSET
+from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT, MAX_OFFSET
 from app.resources import Filter, Resource
 from app.schemas.text import NO_NUL
 
@@ -29,10 +29,17 @@ class ListQuery:
     limit: int | None
     offset: int | None
     sort: str | None
+    after: str | None
     filters: dict[str, str | None] = field(default_factory=dict)
 
     def as_kwargs(self) -> dict[str, Any]:
-        return {"limit": self.limit, "offset": self.offset, "sort": self.sort, **self.filters}
+        return {
+            "limit": self.limit,
+            "offset": self.offset,
+            "sort": self.sort,
+            "after": self.after,
+            **self.filters,
+        }
 
 
 def filter_parameter(key: str, declared: Filter) -> inspect.Parameter:
@@ -89,9 +96,20 @@ def list_dependencies(resource: Resource[Any]) -> dict[str, Provide]:
                 schema_extra={"enum": sort_values},
             ),
         ] = None,
+        after: Annotated[
+            str | None,
+            QueryParameter(
+                description=(
+                    "The pagination.next_after of the page before, with the same sort: this "
+                    "page starts after that page's last row (fast at any depth; not with offset, "
+                    "nor with a sort field that may be empty)"
+                ),
+                max_length=MAX_AFTER_LENGTH,
+            ),
+        ] = None,
         **filters: str | None,
     ) -> ListQuery:
-        return ListQuery(limit=limit, offset=offset, sort=sort, filters=filters)
+        return ListQuery(limit=limit, offset=offset, sort=sort, after=after, filters=filters)
 
     common = [
         parameter

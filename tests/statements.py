@@ -11,6 +11,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from app.services import api_keys
+
+NOT_THE_OPERATION = (
+    "typeinfo_tree",
+    "set_config('jit'",
+    api_keys.REVISION,
+    'UPDATE "api_keys" SET "last_used_at"',
+)
+"""Statements a counted operation may meet that are not its own: asyncpg's introspection of a
+type, once per connection (and JIT switched off around it), and the server process's credential
+revision check and batched ``last_used_at`` write (``app/services/api_keys.py``), which run at
+most once a second in a task of their own, whatever the operation."""
+
 
 class StatementCounter:
     """Counts statements while active; ``statements`` keeps their text for failure messages."""
@@ -20,7 +33,7 @@ class StatementCounter:
         self.statements: list[str] = []
 
     def record(self, sql: str) -> None:
-        if self.active:
+        if self.active and not any(text in sql for text in NOT_THE_OPERATION):
             self.statements.append(sql)
 
     @property

@@ -74,9 +74,11 @@ async def test_events_paginate_over_several_pages(client: AsyncClient, tenant: T
                 headers=tenant.headers,
             )
         )
+        after = page["pagination"].pop("next_after")
         assert page["pagination"] == {
             "total": 7, "limit": 3, "offset": offset, "has_more": offset + 3 < 7,
         }  # fmt: skip
+        assert (after is None) == (offset + 3 >= 7)
         seen += [event["title"] for event in page["data"]]
     assert seen == titles
     beyond = ok(await client.get("/events", params={"offset": 50}, headers=tenant.headers))
@@ -286,5 +288,5 @@ async def test_ticket_type_record_and_list_envelope(client: AsyncClient, tenant:
     listed = ok(await client.get(f"/events/{event['id']}/ticket_types", headers=tenant.headers))
     assert listed == {
         "data": [created],
-        "pagination": {"total": 1, "limit": 25, "offset": 0, "has_more": False},
+        "pagination": {"total": 1, "limit": 25, "offset": 0, "has_more": False, "next_after": None},
     }

@@ -90,7 +90,7 @@ async def test_serve_says_where_it_listens_and_logs_each_request_without_its_que
             await client.get("/whoami?code=query-secret", headers={"X-Request-ID": request_id})
         await server.wait_for_log(request_id)
     port = server.url.rsplit(":", 1)[1]
-    assert f"listening on http://127.0.0.1:{port}" in server.log()
+    assert f"listening on http://127.0.0.1:{port} (1 process; uvloop, httptools)" in server.log()
     [line] = [line for line in server.lines() if request_id in line]
     assert "GET /whoami 401" in line and " ms " in line, line
     assert "query-secret" not in server.log()

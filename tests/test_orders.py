@@ -218,9 +218,11 @@ async def test_ticket_record_has_spec_shape_and_pages(client: AsyncClient, tenan
                 headers=tenant.headers,
             )
         )
+        after = page["pagination"].pop("next_after")
         assert page["pagination"] == {
             "total": 7, "limit": 3, "offset": offset, "has_more": has_more,
         }  # fmt: skip
+        assert (after is not None) == has_more
         seen += page["data"]
     assert [ticket["sequence"] for ticket in seen] == list(range(1, 8))
     ticket = seen[0]

@@ -44,7 +44,9 @@ async def test_scanner_round_trip(client: AsyncClient, tenant: Tenant) -> None:
     assert detached["profile_id"] is None and detached["name"] == "North door"
     listed = ok(await client.get("/scanners", headers=tenant.headers))
     assert listed["data"] == [detached]
-    assert listed["pagination"] == {"total": 1, "limit": 25, "offset": 0, "has_more": False}
+    assert listed["pagination"] == {
+        "total": 1, "limit": 25, "offset": 0, "has_more": False, "next_after": None,
+    }  # fmt: skip
 
 
 async def test_scanners_are_per_organization(

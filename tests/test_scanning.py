@@ -386,7 +386,9 @@ async def test_scan_log_endpoint(client: AsyncClient, tenant: Tenant, other_tena
     ticket_id = door.tickets[0]["id"]
     result = await scan(client, tenant, ticket_id)
     page = ok(await client.get(f"/tickets/{ticket_id}/scans", headers=tenant.headers))
-    assert page["pagination"] == {"total": 1, "limit": 25, "offset": 0, "has_more": False}
+    assert page["pagination"] == {
+        "total": 1, "limit": 25, "offset": 0, "has_more": False, "next_after": None,
+    }  # fmt: skip
     [entry] = page["data"]
     assert set(entry) == {"id", "ticket_id", "scanner_id", "status", "reason", "created_at"}
     assert entry["ticket_id"] == ticket_id and entry["status"] == "valid"

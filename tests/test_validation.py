@@ -191,9 +191,13 @@ async def test_limit_and_offset_bounds(client: AsyncClient, world: World, name: 
     total = ok(await client.get(path, headers=headers))["pagination"]["total"]
     first = ok(await client.get(path, params={"limit": 1}, headers=headers))
     assert len(first["data"]) == 1
+    after = first["pagination"].pop("next_after")
     assert first["pagination"] == {"total": total, "limit": 1, "offset": 0, "has_more": True}
+    second = ok(await client.get(path, params={"limit": 1, "after": after}, headers=headers))
+    assert second["data"][0]["id"] != first["data"][0]["id"]
     last = ok(await client.get(path, params={"limit": 100, "offset": total - 1}, headers=headers))
     assert len(last["data"]) == 1 and last["pagination"]["has_more"] is False
+    assert last["pagination"]["next_after"] is None
     for offset in (total, MAX_OFFSET):
         beyond = ok(await client.get(path, params={"offset": offset}, headers=headers))
         assert beyond["data"] == [] and beyond["pagination"]["offset"] == offset

@@ -41,7 +41,9 @@ async def test_create_shows_secret_once_and_list_hides_it(
     page = ok(await client.get("/webhooks", headers=tenant.headers))
     listed = {key: value for key, value in created.items() if key != "secret"}
     assert page["data"] == [listed]
-    assert page["pagination"] == {"total": 1, "limit": 25, "offset": 0, "has_more": False}
+    assert page["pagination"] == {
+        "total": 1, "limit": 25, "offset": 0, "has_more": False, "next_after": None,
+    }  # fmt: skip
     assert ok(await client.get(f"/webhooks/{created['id']}", headers=tenant.headers)) == listed
 
 
@@ -132,7 +134,7 @@ async def test_a_new_subscription_has_an_empty_delivery_log(
     log = ok(await client.get(f"/webhooks/{hook['id']}/deliveries", headers=tenant.headers))
     assert log == {
         "data": [],
-        "pagination": {"total": 0, "limit": 25, "offset": 0, "has_more": False},
+        "pagination": {"total": 0, "limit": 25, "offset": 0, "has_more": False, "next_after": None},
     }
 
 

@@ -3,15 +3,32 @@
 The key has 238 bits of entropy, so a fast hash is the right tool (a slow password hash would add
 latency to every request without adding safety). Lookup is by the hash's unique index, and the
 hash is compared again in constant time before the key is accepted.
+
+Every request presents a key, so each process keeps the keys it has looked up, by hash, for up to
+:data:`CACHE_SECONDS` (:class:`KeyCache`): most requests then authenticate without a round trip.
+Revocation reaches every process within a few seconds all the same: a revocation raises the
+number in ``credential_revisions`` in its own transaction, every process reads that number at
+most :data:`REVISION_CHECK_SECONDS` apart while it serves, and forgets every cached key when it
+has moved. A cached key is used only while the last check is under
+:data:`REVISION_STALE_SECONDS` old; past that the request waits for a fresh check. Only live keys
+are cached (an unknown or revoked key is looked up each time).
+
+``last_used_at`` is written at most once per :data:`LAST_USED_RESOLUTION` per key and process:
+inline when the key is looked up, and for cached keys off the request path, one statement for
+every key that became due meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 import string
-from datetime import timedelta
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from uuid import UUID
 
 from app.errors import InvalidInput, NotFound, Unauthenticated
@@ -19,16 +36,26 @@ from app.principal import Principal, parse_scopes
 from app.schemas.identity import ApiKeyCreated
 from app.services.organizations import member_id
 from app.timeutil import utcnow
-from db.tables import ApiKey
+from db.tables import ApiKey, CredentialRevision
+from db.transactions import transaction
 
 PREFIX = "tk_live_"
 ALPHABET = string.ascii_letters + string.digits
 RANDOM_LENGTH = 40
 LAST_USED_RESOLUTION = timedelta(minutes=1)
+CACHE_SECONDS = 60.0
+"""How long a process trusts a key it looked up (revocations are caught by the revision check)."""
+CACHE_SIZE = 10_000
+"""Keys kept per process; the oldest entries go first beyond it."""
+REVISION_CHECK_SECONDS = 1.0
+REVISION_STALE_SECONDS = 3.0
 KEY_BY_HASH = """
     SELECT id, organization_id, user_id, key_hash, scopes, last_used_at, revoked_at
     FROM api_keys WHERE key_hash = {}"""
-"""Every request runs this, so it is fixed SQL: Piccolo's builder costs more CPU than the query."""
+"""Fixed SQL for the hot path: Piccolo's builder costs more CPU than the query."""
+REVISION = "SELECT revision FROM credential_revisions WHERE id = 1"
+
+logger = logging.getLogger("ticketing.api_keys")
 
 
 def hash_key(key: str) -> str:
@@ -65,18 +92,144 @@ async def create_api_key(
 
 
 async def revoke_api_key(key_id: UUID) -> None:
-    revoked = (
-        await ApiKey.update({ApiKey.revoked_at: utcnow()})
-        .where(ApiKey.id == key_id, ApiKey.revoked_at.is_null())
-        .returning(ApiKey.id)
-    )
+    """Revoke the key; every server process stops accepting it within a few seconds (this one
+    at once)."""
+    async with transaction():
+        revoked = (
+            await ApiKey.update({ApiKey.revoked_at: utcnow()})
+            .where(ApiKey.id == key_id, ApiKey.revoked_at.is_null())
+            .returning(ApiKey.id)
+        )
+        if revoked:
+            await CredentialRevision.update(
+                {CredentialRevision.revision: CredentialRevision.revision + 1}
+            ).where(CredentialRevision.id == 1)
     if not revoked and not await ApiKey.exists().where(ApiKey.id == key_id):
         raise NotFound.resource("API key", key_id)
+    if revoked:
+        KEYS.forget()
+
+
+@dataclass(slots=True)
+class CachedKey:
+    principal: Principal
+    stored_at: float
+    """``time.monotonic()`` when it was looked up."""
+    last_used_at: datetime | None
+    """The last ``last_used_at`` this process wrote or read for the key."""
+
+
+class KeyCache:
+    """This process's recent key lookups and its view of the credential revision."""
+
+    def __init__(self) -> None:
+        self._keys: dict[str, CachedKey] = {}
+        self._generation = 0
+        """Raised whenever the keys are forgotten: a lookup that began before then is not kept."""
+        self._revision: int | None = None
+        self._checked_at = float("-inf")
+        self._check: asyncio.Task[None] | None = None
+        self._used: dict[UUID, datetime] = {}
+        self._writer: asyncio.Task[None] | None = None
+
+    def forget(self) -> None:
+        self._keys.clear()
+        self._generation += 1
+
+    @property
+    def generation(self) -> int:
+        return self._generation
+
+    async def principal(self, digest: str) -> Principal | None:
+        """The cached principal of ``digest``, or None when it must be looked up."""
+        await self._confirm_revision()
+        found = self._keys.get(digest)
+        if found is None:
+            return None
+        if time.monotonic() - found.stored_at > CACHE_SECONDS:
+            del self._keys[digest]
+            return None
+        self._note_use(found)
+        return found.principal
+
+    def store(
+        self, digest: str, principal: Principal, last_used_at: datetime | None, generation: int
+    ) -> None:
+        """Keep a lookup that began at ``generation`` (unless the keys were forgotten since)."""
+        if generation != self._generation:
+            return
+        if len(self._keys) >= CACHE_SIZE:
+            del self._keys[next(iter(self._keys))]
+        self._keys[digest] = CachedKey(principal, time.monotonic(), last_used_at)
+
+    async def _confirm_revision(self) -> None:
+        """Start a revision check when the last one is over a second old; wait for it when the
+        last one is too old to trust the cache meanwhile."""
+        age = time.monotonic() - self._checked_at
+        if age < REVISION_CHECK_SECONDS:
+            return
+        if self._check is None:
+            self._check = asyncio.create_task(self._read_revision())
+            self._check.add_done_callback(_retrieve_failure)
+        if age >= REVISION_STALE_SECONDS:
+            await asyncio.shield(self._check)  # a failure is the request's (as its lookup's)
+
+    async def _read_revision(self) -> None:
+        started = time.monotonic()
+        try:
+            rows = await CredentialRevision.raw(REVISION)
+            revision = rows[0]["revision"] if rows else 0
+            if revision != self._revision:
+                self.forget()
+                self._revision = revision
+            self._checked_at = started
+        except Exception as error:
+            self.forget()
+            logger.warning("could not read the credential revision: %s", type(error).__name__)
+            raise
+        finally:
+            self._check = None
+
+    def _note_use(self, found: CachedKey) -> None:
+        """Record a use of a cached key; written off the request path once it is due."""
+        now = utcnow()
+        if found.last_used_at is not None and now - found.last_used_at <= LAST_USED_RESOLUTION:
+            return
+        found.last_used_at = now
+        self._used[found.principal.credential_id] = now
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_uses())
+
+    async def _write_uses(self) -> None:
+        """One statement for every key whose use became due while the last one ran."""
+        try:
+            while self._used:
+                used, self._used = self._used, {}
+                await ApiKey.update({ApiKey.last_used_at: max(used.values())}).where(
+                    ApiKey.id.is_in(list(used))
+                )
+        except Exception:
+            logger.warning("could not record the use of API keys", exc_info=True)
+        finally:
+            self._writer = None
+
+
+def _retrieve_failure(check: asyncio.Task[None]) -> None:
+    """Mark a failed revision check seen (it is logged) when no request waited for it."""
+    if not check.cancelled():
+        check.exception()
+
+
+KEYS = KeyCache()
 
 
 async def authenticate_api_key(key: str) -> Principal:
-    """The principal of a live key, or :class:`Unauthenticated`; usually one statement."""
+    """The principal of a live key, or :class:`Unauthenticated`; usually no statement at all."""
     digest = hash_key(key)
+    cached = await KEYS.principal(digest)
+    if cached is not None:
+        return cached
+    generation = KEYS.generation
     rows = await ApiKey.raw(KEY_BY_HASH, digest)
     row = rows[0] if rows else None
     if row is None or not hmac.compare_digest(row["key_hash"], digest) or row["revoked_at"]:
@@ -85,10 +238,13 @@ async def authenticate_api_key(key: str) -> Principal:
     last_used = row["last_used_at"]
     if last_used is None or now - last_used > LAST_USED_RESOLUTION:
         await ApiKey.update({ApiKey.last_used_at: now}).where(ApiKey.id == row["id"])
-    return Principal(
+        last_used = now
+    principal = Principal(
         organization_id=row["organization_id"],
         user_id=row["user_id"],
         scopes=frozenset(row["scopes"].split()),
         credential="api_key",
         credential_id=row["id"],
     )
+    KEYS.store(digest, principal, last_used, generation)
+    return principal

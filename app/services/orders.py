@@ -34,6 +34,7 @@ from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
 from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
+from db.counts import Counts
 from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
 from db.tables import Order as OrderTable
 from db.transactions import transaction
@@ -66,6 +67,7 @@ ORDERS = Resource(
             "Only orders changed at or after this RFC 3339 timestamp (sync)",
         ),
     },
+    counts=Counts("order_counts", get_args(OrderStatus)),
 )
 """The filters of a list: an unknown event gives an empty page; each is served by an index."""
 

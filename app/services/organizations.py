@@ -78,11 +78,18 @@ async def is_member(organization_id: UUID, user_id: UUID) -> bool:
     )
 
 
+WHOAMI = """
+    SELECT users.email AS email, organizations.name AS organization
+    FROM users, organizations WHERE users.id = {} AND organizations.id = {}"""
+"""One fixed statement: ``GET /whoami`` is the floor of every authenticated request."""
+
+
 @requires(None)
 async def whoami(principal: Principal) -> CurrentUser:
     """The person behind the credential; needs no scope."""
-    user = await User.select(User.email).where(User.id == principal.user_id).first()
-    org = await get_organization(principal.organization_id)
-    if user is None:
+    rows = await User.raw(WHOAMI, principal.user_id, principal.organization_id)
+    if not rows:
         raise NotFound.resource("user", principal.user_id)
-    return CurrentUser(uid=principal.user_id, email=user["email"], organization=org.name)
+    return CurrentUser(
+        uid=principal.user_id, email=rows[0]["email"], organization=rows[0]["organization"]
+    )

@@ -19,6 +19,7 @@ from app.schemas.tickets import Ticket, TicketStatus
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.timeutil import utcnow
+from db.counts import Counts
 from db.tables import Event, Order, Timeslot
 from db.tables import Ticket as TicketTable
 from db.transactions import transaction
@@ -59,6 +60,7 @@ TICKETS = Resource(
             "Only tickets changed at or after this RFC 3339 timestamp (sync)",
         ),
     },
+    counts=Counts("ticket_counts", get_args(TicketStatus)),
 )
 """Tickets are listed per event or per order; each filter is served by an index of the event's
 tickets (see ``db/migrations``)."""
