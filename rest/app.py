@@ -18,6 +18,7 @@ from app.readiness import MigrationGate, ReadinessProbe
 from app.services.live import serving_hub
 from app.settings import Settings, get_settings
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
+from rest.assets import static_files
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
 from rest.events import EventController
@@ -55,6 +56,7 @@ ROUTES = [
     WebhookController,
     *OAUTH_ROUTES,
     *GRAPHQL_ROUTES,
+    static_files(),
     graphql_over_websocket,
 ]
 

@@ -14,7 +14,14 @@ from app.principal import Principal
 from app.services.authentication import authenticate
 from rest.operations import OPERATIONS_PATHS
 
-PUBLIC_PATHS = ["^/schema", "^/oauth2/", "^/.well-known/", "^/favicon.ico$", *OPERATIONS_PATHS]
+PUBLIC_PATHS = [
+    "^/schema",
+    "^/static/",
+    "^/oauth2/",
+    "^/.well-known/",
+    "^/favicon.ico$",
+    *OPERATIONS_PATHS,
+]
 
 
 class BearerAuthenticationMiddleware(AbstractAuthenticationMiddleware):

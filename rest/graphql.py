@@ -15,13 +15,14 @@ Subscriptions use the WebSocket route of the same path (``rest.subscriptions``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
+from string import Template
 from typing import Any
 
 import msgspec
 from graphql import GraphQLError
 from litestar import Request, Response, get, post
 from litestar.status_codes import HTTP_200_OK
-from strawberry.http.ides import get_graphql_ide_html
 from strawberry.types.graphql import OperationType
 
 from app.principal import Principal
@@ -32,9 +33,11 @@ from graphql_api.context import Context
 from graphql_api.execution import Operation, OperationRefused, execute, response
 from graphql_api.persisted import PersistedQueries, PersistedQueryMismatch, PersistedQueryNotFound
 from graphql_api.schema import schema
+from rest.assets import GRAPHIQL, GRAPHIQL_EXPLORER, REACT, REACT_DOM, vendored
 from rest.problems import Problem, problem_response
 
 GRAPHQL_PATH = "/graphql"
+TEMPLATES = Path(__file__).parent / "templates"
 ROUTE_OPTIONS: dict[str, Any] = {
     "opt": {"exclude_from_auth": True},
     "include_in_schema": False,
@@ -67,8 +70,19 @@ def wants_graphiql(
     )
 
 
+GRAPHIQL_PAGE = Template((TEMPLATES / "graphiql.html").read_text()).substitute(
+    react_js=vendored(REACT, "react.production.min.js"),
+    react_dom_js=vendored(REACT_DOM, "react-dom.production.min.js"),
+    graphiql_js=vendored(GRAPHIQL, "graphiql.min.js"),
+    graphiql_css=vendored(GRAPHIQL, "graphiql.min.css"),
+    explorer_js=vendored(GRAPHIQL_EXPLORER, "index.umd.js"),
+    explorer_css=vendored(GRAPHIQL_EXPLORER, "style.css"),
+)
+"""GraphiQL with its code served by this service (``rest.assets``), not from a CDN."""
+
+
 def graphiql_page() -> Response[str]:
-    return Response(get_graphql_ide_html("graphiql"), media_type="text/html")
+    return Response(GRAPHIQL_PAGE, media_type="text/html")
 
 
 def _json_object(raw: str | bytes, what: str) -> dict[str, Any]:

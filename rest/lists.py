@@ -18,6 +18,7 @@ from litestar.params import QueryParameter
 
 from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT, MAX_OFFSET
 from app.resources import Filter, Resource
+from app.schemas.text import NO_NUL
 
 FORMATS = {"id": "uuid", "timestamp": "date-time"}
 """The OpenAPI ``format`` of a filter's text, by the filter's kind."""
@@ -49,6 +50,8 @@ def filter_parameter(key: str, declared: Filter) -> inspect.Parameter:
     if declared.choices:
         extra["enum"] = list(declared.choices)
     bounds = {"min_length": 1, "max_length": declared.max_length} if declared.kind == "text" else {}
+    if declared.kind == "text":
+        extra["pattern"] = NO_NUL
     annotation = Annotated[
         str | None,
         QueryParameter(

@@ -13,6 +13,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 import app.schemas
 from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
+from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
 
 API_VERSION = "1.0.0"
 
@@ -27,7 +28,22 @@ def openapi_config() -> OpenAPIConfig:
             "Errors are RFC 9457 problem details."
         ),
         path="/schema",
-        render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin(path="/swagger")],
+        render_plugins=[
+            ScalarRenderPlugin(
+                js_url=vendored(SCALAR, "standalone.js"),
+                css_url=f"{STATIC_PATH}/scalar.css",
+                # Scalar's default fonts come from its CDN; the page uses the system's instead.
+                options={"withDefaultFonts": False},
+                favicon=NO_FAVICON,
+            ),
+            SwaggerRenderPlugin(
+                path="/swagger",
+                js_url=vendored(SWAGGER_UI, "swagger-ui-bundle.js"),
+                css_url=vendored(SWAGGER_UI, "swagger-ui.css"),
+                standalone_preset_js_url=vendored(SWAGGER_UI, "swagger-ui-standalone-preset.js"),
+                favicon=NO_FAVICON,
+            ),
+        ],
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(

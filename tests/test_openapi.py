@@ -137,3 +137,15 @@ def test_the_oauth_endpoints_document_their_inputs_and_pages(document: dict[str,
         body = document["paths"][path]["post"]["requestBody"]
         form = body["content"]["application/x-www-form-urlencoded"]["schema"]
         assert field in form["required"], path
+
+
+async def test_text_filters_document_the_u0000_they_refuse(
+    client: AsyncClient, tenant: Tenant, document: dict[str, Any]
+) -> None:
+    venue = await create_venue(client, tenant)
+    path = f"/events/{venue.event['id']}/tickets"
+    documented = parameters(document, "/events/{event_id}/tickets")
+    for name in ("owner_email", "scannable_code"):
+        assert documented[name]["schema"]["pattern"] == "^[^\\x00]*$", name
+        response = await client.get(path, params={name: "a\u0000"}, headers=tenant.headers)
+        assert problem(response, 400)["errors"][0]["field"] == name
