@@ -55,10 +55,6 @@ def negotiate(request: Request[Any, Any, Any]) -> ListFormat:
     return "csv" if chosen == CSV_MEDIA_TYPE else "json"
 
 
-def _text(value: Any) -> Any:
-    return value
-
-
 def _boolean(value: bool | None) -> str | None:
     return None if value is None else ("true" if value else "false")
 
@@ -74,8 +70,9 @@ def _json(value: Any) -> str | None:
 _NESTED = (msgspec.inspect.DictType, msgspec.inspect.ListType, msgspec.inspect.StructType)
 
 
-def _cell(field_type: msgspec.inspect.Type) -> Cell:
-    """How a field's value (as ``msgspec.to_builtins`` gives it) becomes its CSV field."""
+def _cell(field_type: msgspec.inspect.Type) -> Cell | None:
+    """How a field's value (as ``msgspec.to_builtins`` gives it) becomes its CSV field; None
+    when the csv module writes it as it is (text, a number, an empty field for None)."""
     kinds = field_type.types if isinstance(field_type, msgspec.inspect.UnionType) else (field_type,)
     if any(isinstance(kind, _NESTED) for kind in kinds):
         return _json
@@ -83,26 +80,33 @@ def _cell(field_type: msgspec.inspect.Type) -> Cell:
         return _boolean
     if any(isinstance(kind, msgspec.inspect.FloatType) for kind in kinds):
         return _money
-    return _text
+    return None
 
 
 class CsvFormat:
     """The CSV of one record type: its header and the rows of a chunk of its records."""
 
     def __init__(self, record: type[msgspec.Struct]) -> None:
+        # msgspec.to_builtins gives every field, in declared order, unless defaults are omitted.
+        assert not record.__struct_config__.omit_defaults, record
         fields = msgspec.inspect.type_info(record).fields  # type: ignore[union-attr]
         self.columns = tuple(field.name for field in fields)
-        self._cells = tuple((field.name, _cell(field.type)) for field in fields)
+        self._cells = tuple(
+            (index, cell)
+            for index, field in enumerate(fields)
+            if (cell := _cell(field.type)) is not None
+        )
 
     def header(self) -> str:
         return self._write([self.columns])
 
     def rows(self, records: list[Any]) -> str:
         """The CSV rows of ``records``, written into one buffer."""
-        cells = self._cells
-        return self._write(
-            [cell(item[name]) for name, cell in cells] for item in msgspec.to_builtins(records)
-        )
+        rows = [list(item.values()) for item in msgspec.to_builtins(records)]
+        for row in rows:
+            for index, cell in self._cells:
+                row[index] = cell(row[index])
+        return self._write(rows)
 
     @staticmethod
     def _write(rows: Any) -> str:
