@@ -406,8 +406,8 @@ async def test_a_client_going_away_gives_the_connection_back(big_event: BigEvent
 
 @pytest.mark.slow
 async def test_sqlite_exports_every_row_across_chunks(tmp_path: Path) -> None:
-    """``ticketing demo`` on SQLite: 1,101 tickets (more than one chunk of 1,000) come out as the JSON
-    list has them, tricky names included."""
+    """``ticketing demo`` on SQLite: 1,101 tickets (more than one chunk of 1,000) come out as
+    the JSON list has them, tricky names included."""
     from tests.test_demo import running_demo
 
     async with (
