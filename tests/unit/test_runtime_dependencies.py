@@ -10,27 +10,14 @@ from __future__ import annotations
 
 import ast
 import sys
-import tomllib
 from collections.abc import Iterator
-from fnmatch import fnmatch
 from importlib.metadata import PackageNotFoundError, packages_distributions, requires
 from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-ROOT = Path(__file__).resolve().parents[2]
-PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-
-
-def shipped_packages() -> list[str]:
-    """The top-level packages setuptools ships (``[tool.setuptools.packages.find] include``)."""
-    patterns = PROJECT["tool"]["setuptools"]["packages"]["find"]["include"]
-    return sorted(
-        path.parent.name
-        for path in ROOT.glob("*/__init__.py")
-        if any(fnmatch(path.parent.name, pattern) for pattern in patterns)
-    )
+from tests.unit.project_files import PROJECT, ROOT, shipped_packages
 
 
 def imported_modules(package: str) -> Iterator[tuple[Path, str]]:
