@@ -8,7 +8,9 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+import httpx
 from httpx import AsyncClient, Response
+from piccolo.engine.base import Engine
 
 from app.services import idempotency
 from app.timeutil import utcnow
@@ -291,3 +293,99 @@ async def test_a_key_costs_a_fixed_number_of_statements(
     # the lock, the read, a savepoint around the service's transaction, the answer's INSERT
     assert len(counted["first"]) == len(counted["plain"]) + 4, counted
     assert len(counted["replay"]) == 4, counted  # BEGIN, lock, read, COMMIT
+
+
+async def client_token(client: AsyncClient, client_id: str, secret: str | None) -> dict[str, str]:
+    response = await client.post(
+        "/oauth2/token", data={"grant_type": "client_credentials"}, auth=(client_id, secret or "")
+    )
+    return {"Authorization": f"Bearer {ok(response)['access_token']}"}
+
+
+async def test_oauth_keys_belong_to_the_client_and_user(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Two tokens of one client (a refreshed token, say) share their keys; another client using
+    the same key string has its own."""
+    from app.services.oauth.clients import create_client
+
+    venue = await create_venue(client, tenant)
+    registered = [
+        await create_client(
+            tenant.org_id, tenant.email, name, ["https://app.example.com/cb"], "orders.write"
+        )
+        for name in ("Box office", "Reseller")
+    ]
+    first_token = await client_token(client, registered[0].client_id, registered[0].client_secret)
+    second_token = await client_token(client, registered[0].client_id, registered[0].client_secret)
+    other_client = await client_token(client, registered[1].client_id, registered[1].client_secret)
+    assert first_token != second_token
+    placed = await client.post("/orders", json=order_body(venue), headers=keyed(first_token, "k"))
+    ok(placed, 201)
+    retried = await client.post("/orders", json=order_body(venue), headers=keyed(second_token, "k"))
+    assert retried.headers["idempotent-replayed"] == "true" and retried.content == placed.content
+    other = await client.post("/orders", json=order_body(venue), headers=keyed(other_client, "k"))
+    assert ok(other, 201)["id"] != placed.json()["id"]
+    assert len(await orders_of(tenant)) == 2
+
+
+async def test_a_patch_with_a_key_is_replayed(client: AsyncClient, tenant: Tenant) -> None:
+    venue = await create_venue(client, tenant)
+    path = f"/events/{venue.event['id']}"
+    headers = keyed(tenant.headers, "rename")
+    renamed = await client.patch(path, json={"title": "Renamed"}, headers=headers)
+    assert ok(renamed)["title"] == "Renamed"
+    ok(await client.patch(path, json={"title": "Changed since"}, headers=tenant.headers))
+    again = await client.patch(path, json={"title": "Renamed"}, headers=headers)
+    assert again.headers["idempotent-replayed"] == "true" and again.content == renamed.content
+    assert ok(await client.get(path, headers=tenant.headers))["title"] == "Changed since"
+
+
+async def test_a_server_error_keeps_nothing_and_the_retry_runs(
+    database: Engine, tenant: Tenant
+) -> None:
+    """A route that changes something and then fails (500): the change is rolled back with the
+    request, no answer is kept, and the retry runs the route again."""
+    from litestar import Litestar, post
+    from litestar.middleware import ASGIMiddleware
+    from litestar.types import ASGIApp, Receive, Scope, Send
+
+    from app.principal import SCOPES, Principal
+    from db.tables import Organization
+    from db.transactions import transaction
+    from rest.idempotency import IdempotencyMiddleware
+    from rest.problems import EXCEPTION_HANDLERS
+
+    principal = Principal(
+        tenant.org_id, tenant.user_id, frozenset(SCOPES), "api_key", tenant.key_id
+    )
+    name = f"Failing {uuid.uuid4().hex[:6]}"
+    runs: list[int] = []
+
+    class Authenticated(ASGIMiddleware):
+        async def handle(
+            self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp
+        ) -> None:
+            scope["user"] = principal
+            await next_app(scope, receive, send)
+
+    @post("/fail")
+    async def fail() -> None:
+        runs.append(1)
+        async with transaction():
+            await Organization(name=name).save()
+        raise RuntimeError("fails after its change")
+
+    app = Litestar(
+        [fail],
+        middleware=[Authenticated(), IdempotencyMiddleware()],
+        exception_handlers=EXCEPTION_HANDLERS,
+    )
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+        for attempt in (1, 2):
+            response = await http.post("/fail", headers={"Idempotency-Key": "fails"})
+            problem(response, 500)
+            assert "idempotent-replayed" not in response.headers
+            assert len(runs) == attempt
+    assert not await Organization.exists().where(Organization.name == name)
