@@ -10,6 +10,7 @@ one order per key.
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from typing import Any
 
@@ -26,14 +27,19 @@ ANSWERED_BEFORE_KILL = IN_FLIGHT // 3
 RETRY_WITHIN_SECONDS = 30.0
 
 
-async def _retry(
-    http: AsyncClient, body: dict[str, Any], headers: dict[str, str]
-) -> httpx.Response:
+async def _send(http: AsyncClient, body: bytes, headers: dict[str, str]) -> httpx.Response:
+    """``POST /orders`` with these bytes: a retry must send the same bytes as the first try."""
+    return await http.post(
+        "/orders", content=body, headers={**headers, "Content-Type": "application/json"}
+    )
+
+
+async def _retry(http: AsyncClient, body: bytes, headers: dict[str, str]) -> httpx.Response:
     """What a client does: retry with the same key while the first attempt is still running
     (409 ``idempotency-key-in-progress`` with ``Retry-After``), bounded."""
     deadline = asyncio.get_running_loop().time() + RETRY_WITHIN_SECONDS
     while True:
-        response = await http.post("/orders", json=body, headers=headers)
+        response = await _send(http, body, headers)
         if response.status_code != 409:
             return response
         assert response.json()["type"] == "/problems/idempotency-key-in-progress"
@@ -46,14 +52,12 @@ async def test_a_killed_server_leaves_every_key_replayed_or_run_once(
 ) -> None:
     venue = await create_venue(client, tenant, capacity=100_000)
     keys = [f"crash-{index}-{uuid.uuid4().hex[:8]}" for index in range(IN_FLIGHT)]
-    bodies = {key: order_body(venue, buyer=key, tickets=5) for key in keys}
+    bodies = {key: json.dumps(order_body(venue, buyer=key, tickets=5)).encode() for key in keys}
     before_kill: dict[str, httpx.Response] = {}
 
     async with served() as server, httpx.AsyncClient(base_url=server.url, timeout=30) as http:
         attempts = {
-            key: asyncio.create_task(
-                http.post("/orders", json=bodies[key], headers=keyed(tenant.headers, key))
-            )
+            key: asyncio.create_task(_send(http, bodies[key], keyed(tenant.headers, key)))
             for key in keys
         }
         deadline = asyncio.get_running_loop().time() + 60
@@ -94,3 +98,38 @@ async def test_a_killed_server_leaves_every_key_replayed_or_run_once(
         f"killed with {IN_FLIGHT - len(before_kill)} of {IN_FLIGHT} requests unanswered; "
         f"retries: {replayed} replayed, {IN_FLIGHT - replayed} ran"
     )
+
+
+async def test_an_answer_lost_on_the_way_is_replayed(client: AsyncClient, tenant: Tenant) -> None:
+    """The order is placed, but the client never reads the answer (it timed out, the network
+    dropped it) and closes the connection: the retry gets the same order back, not a second."""
+    venue = await create_venue(client, tenant)
+    key = f"lost-{uuid.uuid4().hex[:8]}"
+    body = json.dumps(order_body(venue, buyer=key)).encode()
+
+    async def placed() -> list[dict[str, Any]]:
+        return await Order.select(Order.id).where(
+            Order.organization_id == tenant.org_id, Order.buyer_name == key
+        )
+
+    async with served() as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        _, writer = await asyncio.open_connection(host, int(port))
+        head = (
+            f"POST /orders HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Authorization: Bearer {tenant.key}\r\nIdempotency-Key: {key}\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        )
+        writer.write(head.encode() + body)
+        await writer.drain()
+        deadline = asyncio.get_running_loop().time() + RETRY_WITHIN_SECONDS
+        while not await placed():  # committed: its answer is on its way, never to be read
+            assert asyncio.get_running_loop().time() < deadline, "the order was never placed"
+            await asyncio.sleep(0.05)
+        writer.close()
+        await writer.wait_closed()
+        async with httpx.AsyncClient(base_url=server.url, timeout=30) as http:
+            retried = await _retry(http, body, keyed(tenant.headers, key))
+    assert retried.status_code == 201, retried.text
+    assert retried.headers["idempotent-replayed"] == "true"
+    assert [str(row["id"]) for row in await placed()] == [retried.json()["id"]]
