@@ -2,9 +2,9 @@
 middleware around the routes (CONTRACT.md section 10).
 
 It runs after bearer authentication (a request that carries a key but no valid credential is a
-401 as without the key) and acts only on requests that authentication let through with a
-:class:`~app.principal.Principal`: the OAuth endpoints and the dashboard's cookie sessions are
-not API credentials and pass untouched. The route below runs inside
+401 as without the key) and acts only on the routes that authentication covers, for requests it
+let through with a :class:`~app.principal.Principal`: the OAuth endpoints and the dashboard's
+cookie sessions are not API credentials and pass untouched. The route below runs inside
 ``app.services.idempotency.idempotent``'s transaction with its response held back: the response
 goes to the client once it is committed with the stored answer, never before.
 """
@@ -23,6 +23,7 @@ from litestar.utils.scope.state import ScopeState
 from app.principal import Principal
 from app.services import idempotency
 from db.idempotency import StoredAnswer
+from rest.auth import PUBLIC_PATHS
 from rest.http import MAX_BODY_BYTES
 
 METHODS = frozenset({"POST", "PATCH"})
@@ -112,7 +113,12 @@ logger = logging.getLogger("ticketing.idempotency")
 
 
 class IdempotencyMiddleware(ASGIMiddleware):
+    """Skips exactly what bearer authentication skips (its paths and its opt-out), and any
+    request without a :class:`Principal`."""
+
     scopes = (ScopeType.HTTP,)
+    exclude_path_pattern = tuple(PUBLIC_PATHS)
+    exclude_opt_key = "exclude_from_auth"
 
     def __init__(self, prune_every: float = PRUNE_EVERY_SECONDS) -> None:
         self.prune_every = prune_every

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 
 import msgspec
 from litestar import Litestar
@@ -24,6 +25,7 @@ import app.schemas
 from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
 from app.services.idempotency import HEADER as IDEMPOTENCY_HEADER
 from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
+from rest.auth import PUBLIC_PATHS
 
 API_VERSION = "1.0.0"
 
@@ -129,10 +131,12 @@ REUSED = (
 
 
 def _idempotent_operations(application: Litestar) -> list[Operation]:
-    """POST and PATCH operations that take a bearer credential (``security: [{}]`` marks the
-    OAuth endpoints, which take none)."""
+    """POST and PATCH operations that take a bearer credential: not on the paths bearer
+    authentication skips, nor marked ``security: [{}]`` (no credential)."""
     operations = []
-    for item in (application.openapi_schema.paths or {}).values():
+    for path, item in (application.openapi_schema.paths or {}).items():
+        if any(re.match(public, path) for public in PUBLIC_PATHS):
+            continue
         for operation in (item.post, item.patch):
             if operation is not None and operation.security != [{}]:
                 operations.append(operation)

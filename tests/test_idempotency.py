@@ -389,3 +389,24 @@ async def test_a_server_error_keeps_nothing_and_the_retry_runs(
             assert "idempotent-replayed" not in response.headers
             assert len(runs) == attempt
     assert not await Organization.exists().where(Organization.name == name)
+
+
+async def test_the_document_states_the_key_on_every_authenticated_post_and_patch(
+    client: AsyncClient,
+) -> None:
+    document = ok(await client.get("/schema/openapi.json"))
+    covered = 0
+    for path, item in document["paths"].items():
+        for method, described in item.items():
+            names = {parameter["name"] for parameter in described.get("parameters", [])}
+            if method in {"post", "patch"} and not path.startswith("/oauth2/"):
+                covered += 1
+                assert "Idempotency-Key" in names, (method, path)
+                responses = described["responses"]
+                assert "idempotency-key-in-progress" in responses["409"]["description"]
+                assert "idempotency-key-reused" in responses["422"]["description"]
+                success = next(status for status in responses if status.startswith("2"))
+                assert "Idempotent-Replayed" in responses[success]["headers"]
+            else:
+                assert "Idempotency-Key" not in names, (method, path)
+    assert covered >= 20
