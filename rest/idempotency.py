@@ -29,6 +29,8 @@ from rest.http import MAX_BODY_BYTES
 METHODS = frozenset({"POST", "PATCH"})
 HEADER = idempotency.HEADER.lower().encode()
 REPLAYED_HEADER = "Idempotent-Replayed"
+logger = logging.getLogger("ticketing.idempotency")
+
 PRUNE_EVERY_SECONDS = 60.0
 """How often a serving process deletes expired keys (after answering a request with a key)."""
 KEPT_HEADERS = {b"content-type": "content_type", b"location": "location"}
@@ -109,9 +111,6 @@ async def _replay(answer: StoredAnswer, send: Send) -> None:
     await send({"type": "http.response.body", "body": answer.body})
 
 
-logger = logging.getLogger("ticketing.idempotency")
-
-
 class IdempotencyMiddleware(ASGIMiddleware):
     """Skips exactly what bearer authentication skips (its paths and its opt-out), and any
     request without a :class:`Principal`."""
@@ -145,9 +144,11 @@ class IdempotencyMiddleware(ASGIMiddleware):
         captured = _Captured()
         async with idempotency.idempotent(principal, key, request) as claim:
             if claim.replay is None:
-                await next_app(scope, replay_receive, captured.send)
-                # Nothing has reached the client: should the commit fail, the error is answered.
-                ScopeState.from_scope(scope).response_started = False
+                try:
+                    await next_app(scope, replay_receive, captured.send)
+                finally:
+                    # Nothing has reached the client: should the rest fail, the error is answered.
+                    ScopeState.from_scope(scope).response_started = False
                 claim.answer = captured.answer(request)
         if claim.replay is not None:
             await _replay(claim.replay, send)
