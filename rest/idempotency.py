@@ -12,6 +12,7 @@ goes to the client once it is committed with the stored answer, never before.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -35,6 +36,17 @@ PRUNE_EVERY_SECONDS = 60.0
 """How often a serving process deletes expired keys (after answering a request with a key)."""
 KEPT_HEADERS = {b"content-type": "content_type", b"location": "location"}
 """The response headers stored with an answer (besides its status and body)."""
+
+
+_PUBLIC = re.compile("|".join(PUBLIC_PATHS))
+
+
+def _not_bearer_authenticated(scope: Scope) -> bool:
+    """The paths and routes that bearer authentication skips (``rest.auth``)."""
+    handler = scope.get("route_handler")
+    return _PUBLIC.match(scope["path"]) is not None or bool(
+        handler is not None and handler.opt.get("exclude_from_auth")
+    )
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -116,12 +128,11 @@ class IdempotencyMiddleware(ASGIMiddleware):
     request without a :class:`Principal`."""
 
     scopes = (ScopeType.HTTP,)
-    exclude_path_pattern = tuple(PUBLIC_PATHS)
-    exclude_opt_key = "exclude_from_auth"
 
     def __init__(self, prune_every: float = PRUNE_EVERY_SECONDS) -> None:
         self.prune_every = prune_every
         self._next_prune = 0.0
+        self.should_bypass_for_scope = _not_bearer_authenticated
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         principal = scope.get("user")

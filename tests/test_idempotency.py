@@ -131,6 +131,10 @@ async def test_a_key_on_a_read_or_without_credential_changes_nothing(
     ).status_code == 200
     response = await client.post("/orders", json={}, headers={"Idempotency-Key": "k"})
     problem(response, 401)
+    token = await client.post(
+        "/oauth2/token", data={"grant_type": "password"}, headers={"Idempotency-Key": "bad key"}
+    )
+    assert token.json()["error"] == "unsupported_grant_type"  # not a credential of the API
 
 
 async def test_twenty_simultaneous_requests_with_one_key_place_one_order(
