@@ -61,6 +61,9 @@ from db.tables import Scan, Ticket
 from db.transactions import transaction
 
 Outcome = tuple[ScanStatus, ScanReason | None]
+Related = dict[UUID, list[RelatedTicket]]
+"""Each order's tickets (order scanning), by order id."""
+_to_related = mapper(RelatedTicket)
 
 FUTURE_TOLERANCE = timedelta(minutes=5)
 """How far ahead of the server's clock a device's ``scanned_at`` may be (clock skew)."""
@@ -565,10 +568,9 @@ async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answe
     await live.publish_all_after_commit(organization_id, "scans", notices)
 
 
-async def _related(
-    organization_id: UUID, answers: Sequence[Answer]
-) -> dict[UUID, list[dict[str, Any]]]:
-    """The tickets of every answered order whose event has order scanning (one statement)."""
+async def _related(organization_id: UUID, answers: Sequence[Answer]) -> Related:
+    """The tickets of every answered order whose event has order scanning (one statement),
+    mapped once per order (a batch holds the orders' tickets side by side)."""
     orders = list(
         dict.fromkeys(
             a.ticket.order_id
@@ -576,9 +578,9 @@ async def _related(
             if a.ticket is not None and a.ticket.row["order_scanning_enabled"]
         )
     )
-    found: dict[UUID, list[dict[str, Any]]] = {order_id: [] for order_id in orders}
+    found: Related = {order_id: [] for order_id in orders}
     for row in await statements.related(organization_id, orders):
-        found[row["order_id"]].append(row)
+        found[row["order_id"]].append(_to_related(row))
     return found
 
 
@@ -591,7 +593,7 @@ def _count(answers: Sequence[Answer]) -> None:
 _to_related = mapper(RelatedTicket)
 
 
-def _result_fields(answer: Answer, related: dict[UUID, list[dict[str, Any]]]) -> dict[str, Any]:
+def _result_fields(answer: Answer, related: Related) -> dict[str, Any]:
     ticket = answer.ticket
     assert ticket is not None
     row = ticket.row
@@ -618,16 +620,16 @@ def _result_fields(answer: Answer, related: dict[UUID, list[dict[str, Any]]]) ->
         "cancelled_at": ticket.cancelled_at,
         "related_tickets": None
         if others is None
-        else [_to_related(other) for other in others if other["id"] != ticket.id],
+        else [other for other in others if other.id != ticket.id],
         "reason": answer.reason,
     }
 
 
-def _result(answer: Answer, related: dict[UUID, list[dict[str, Any]]]) -> ScanResult:
+def _result(answer: Answer, related: Related) -> ScanResult:
     return ScanResult(**_result_fields(answer, related))
 
 
-def _batch_result(answer: Answer, related: dict[UUID, list[dict[str, Any]]]) -> BatchScanResult:
+def _batch_result(answer: Answer, related: Related) -> BatchScanResult:
     nonce = answer.attempt.nonce or ""
     if answer.ticket is None:
         return BatchScanResult(
