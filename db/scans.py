@@ -188,9 +188,9 @@ async def admit(
         rows = await Ticket.raw(
             "WITH locked AS (SELECT id FROM tickets WHERE organization_id = {} "
             "AND id = ANY({}::uuid[]) AND status = 'valid' ORDER BY id FOR NO KEY UPDATE) "
-            "UPDATE tickets AS t SET status = 'scanned', scanned_at = v.at, updated_at = {} "
-            f"FROM locked, {source} WHERE t.id = locked.id AND v.id = locked.id "
-            "AND t.status = 'valid' RETURNING t.id",
+            "UPDATE tickets SET status = 'scanned', scanned_at = v.at, updated_at = {} "
+            f"FROM locked, {source} WHERE tickets.id = locked.id AND v.id = locked.id "
+            "AND tickets.status = 'valid' RETURNING tickets.id",
             organization_id,
             ids,
             now,
