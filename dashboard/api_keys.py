@@ -3,10 +3,11 @@ revoking one. The services decide who may: a member reads, an admin also changes
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Request, Response, get, post
+from litestar.params import PathParameter
 from litestar.response import Template
 
 from app.errors import InvalidInput
@@ -71,7 +72,9 @@ async def create_api_key(request: Request[Any, Any, Any]) -> Template:
 
 
 @post(f"{PATH}/{{key_id:uuid}}/revoke", status_code=303)
-async def revoke_api_key(request: Request[Any, Any, Any], key_id: UUID) -> Response[Any]:
+async def revoke_api_key(
+    request: Request[Any, Any, Any], key_id: Annotated[UUID, PathParameter()]
+) -> Response[Any]:
     await api_keys.revoke_organization_api_key(principal_of(request), key_id)
     return Response(b"", status_code=303, headers={"Location": f"{PATH}?done=revoked"})
 

@@ -44,6 +44,7 @@ def _sign_in_page(request: Request[Any, Any, Any], error: str = "", status: int 
         configured=settings.dashboard_enabled,
         start_url=start,
         error=error,
+        signed_out=request.query_params.get("signed_out") == "1" and not error,
     )
 
 
