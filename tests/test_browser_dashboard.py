@@ -31,12 +31,17 @@ async def base_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[st
 
 
 @pytest.fixture(scope="module")
-async def browser() -> AsyncIterator[Browser]:
+def chromium() -> str:
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's chromium is not installed: run scripts/bootstrap as root")
     ARTIFACTS.mkdir(exist_ok=True)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+async def browser(chromium: str) -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         yield launched
         await launched.close()
 
@@ -71,9 +76,9 @@ async def test_an_admin_signs_in_creates_a_key_uses_it_and_revokes_it(
     await expect(page.get_by_role("heading", name="Overview")).to_be_visible()
     await page.screenshot(path=ARTIFACTS / "dashboard-overview.png")
 
-    await page.get_by_role("navigation", name="Sections").get_by_role(
-        "link", name="API keys"
-    ).click()
+    await (
+        page.get_by_role("navigation", name="Sections").get_by_role("link", name="API keys").click()
+    )
     await expect(page.get_by_role("heading", name="API keys", exact=True)).to_be_visible()
     await page.get_by_label("Name").fill("Box office till")
     await page.get_by_role("checkbox", name="events.read").check()
@@ -118,7 +123,7 @@ async def test_a_member_sees_no_admin_actions_and_a_cross_site_form_is_refused(
     await expect(page.get_by_role("button", name="Revoke", exact=False)).to_have_count(0)
     await page.screenshot(path=ARTIFACTS / "dashboard-member-api-keys.png", full_page=True)
 
-    # The member's own browser, forging the admin's form with a valid CSRF token: the service says no.
+    # The member's own browser forges the admin's form with a valid CSRF token: the service refuses.
     token = await page.locator("input[name=csrf_token]").first.get_attribute("value")
     forged = await page.request.post(
         f"{base_url}/dashboard/api-keys",

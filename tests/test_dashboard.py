@@ -11,7 +11,6 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
-from pathlib import Path
 
 import httpx
 import pytest
@@ -219,9 +218,7 @@ async def test_sign_out_ends_the_session_for_the_old_cookie_too(
     )
     async with httpx.AsyncClient(base_url=base_url, cookies={COOKIE: token}) as replay:
         page = await replay.get("/dashboard/api-keys")
-        assert page.status_code == 303 and page.headers["location"].startswith(
-            "/dashboard/sign-in"
-        )
+        assert page.status_code == 303 and page.headers["location"].startswith("/dashboard/sign-in")
         forged = await replay.post(
             "/dashboard/api-keys", data={"csrf_token": csrf, "scopes": ["events.read"]}
         )
