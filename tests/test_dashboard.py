@@ -308,3 +308,19 @@ async def test_keys_made_through_the_command_line_show_with_their_last_use(
     page = await client.get("/dashboard/api-keys")
     row = page.text.split("reporting", 1)[1].split("</tr>", 1)[0]
     assert "events.read" in row and "never" not in row and "active" in row
+
+
+async def test_signing_out_everywhere_ends_the_sessions_of_every_browser(
+    browser_for: Callable[[], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    laptop = await signed_in(browser_for, tenant.email)
+    phone = await signed_in(browser_for, tenant.email)
+    account = await phone.get("/dashboard/organizations")
+    assert "Sign out of every browser" in account.text
+    out = await phone.post(
+        "/dashboard/sign-out/everywhere", data={"csrf_token": csrf_of(account.text)}
+    )
+    assert out.status_code == 303
+    for browser in (laptop, phone):
+        assert (await browser.get("/dashboard")).status_code == 303
+    assert not await DashboardSession.exists().where(DashboardSession.user_id == tenant.user_id)
