@@ -21,6 +21,7 @@ from app.services.organizations import add_member, create_organization
 from app.timeutil import utcnow
 from db.tables import DashboardSession
 from tests.dashboard_support import csrf_of, dashboard_server, sign_in
+from tests.processes import ticketing
 from tests.support import Tenant
 
 pytestmark = pytest.mark.slow
@@ -324,3 +325,20 @@ async def test_signing_out_everywhere_ends_the_sessions_of_every_browser(
     for browser in (laptop, phone):
         assert (await browser.get("/dashboard")).status_code == 303
     assert not await DashboardSession.exists().where(DashboardSession.user_id == tenant.user_id)
+
+
+async def test_the_command_line_adds_a_member_who_only_reads(
+    browser_for: Callable[[], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    email = f"desk-{uuid.uuid4().hex[:8]}@example.com"
+    made = await ticketing(
+        "user", "create", "--org", str(tenant.org_id), "--email", email, "--role", "member"
+    )
+    assert made.json()["role"] == "member"
+    refused = await ticketing(
+        "user", "create", "--org", str(tenant.org_id), "--email", email, "--role", "owner"
+    )
+    assert refused.code != 0
+    client = await signed_in(browser_for, email)
+    page = await client.get("/dashboard/api-keys")
+    assert '<span class="role">member</span>' in page.text and "Create a key" not in page.text
