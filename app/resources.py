@@ -79,6 +79,25 @@ class Filter:
         return value.lower() if self.lower else value
 
 
+@dataclass(frozen=True, slots=True)
+class PrefixFilter(Filter):
+    """Rows whose ``column`` starts with the given text, case-insensitive (``db.lists.starts_with``:
+    the table needs an index on the column's lower-cased value)."""
+
+    table: type[Table] | None = None
+
+    def condition(self, value: Any) -> QueryString:
+        assert self.table is not None
+        return lists.starts_with(self.table, self.column, self.parse(value))
+
+
+def prefix_filter(
+    table: type[Table], column: str, description: str, *, max_length: int
+) -> PrefixFilter:
+    """Rows whose ``column`` starts with the given text, ignoring case."""
+    return PrefixFilter(column, column, ">=", description, max_length=max_length, table=table)
+
+
 def id_filter(column: str, description: str) -> Filter:
     """Rows whose ``column`` holds the given id."""
     return Filter(column, column, "=", description, kind="id")
@@ -119,7 +138,9 @@ class Resource(Generic[R]):
     record: type[R]
     kind: str
     """What a 404 calls one, e.g. "ticket type"."""
-    scope: str
+    scope: str | None
+    """The scope a read needs; None: any credential, the service that reads says who may (the
+    audit log and the OAuth applications: people signed in to the dashboard)."""
     sort_fields: tuple[str, ...] = ("created_at",)
     parents: Mapping[str, Parent] = field(default_factory=dict)
     filters: Mapping[str, Filter] = field(default_factory=dict)
@@ -128,6 +149,10 @@ class Resource(Generic[R]):
     enrich: Enrich | None = None
     counts: Counts | None = None
     """Where the exact totals of pages narrowed only by equalities the counts know are kept."""
+
+    def _allow(self, principal: Principal) -> None:
+        if self.scope is not None:
+            principal.require(self.scope)
 
     def to_records(self, rows: list[Row]) -> list[R]:
         to_record = mapper(self.record)
@@ -176,7 +201,7 @@ class Resource(Generic[R]):
 
     async def get(self, principal: Principal, record_id: UUID) -> R:
         """The caller's record ``record_id``; :class:`NotFound` when it is not theirs."""
-        principal.require(self.scope)
+        self._allow(principal)
         found = await self._load(principal, [record_id])
         if record_id not in found:
             raise NotFound.resource(self.kind, record_id)
@@ -184,7 +209,7 @@ class Resource(Generic[R]):
 
     async def load(self, principal: Principal, record_ids: Sequence[UUID]) -> dict[UUID, R]:
         """The caller's records among ``record_ids``, keyed by id (for dataloaders)."""
-        principal.require(self.scope)
+        self._allow(principal)
         return await self._load(principal, record_ids)
 
     async def _load(self, principal: Principal, record_ids: Sequence[UUID]) -> dict[UUID, R]:
@@ -235,7 +260,7 @@ class Resource(Generic[R]):
         """One page of the caller's records; ``within`` = (parent column, id) keeps one parent's
         records and is a 404 when that parent is not the caller's. ``after`` (a page's
         ``next_after``) starts the page after that page's last row."""
-        principal.require(self.scope)
+        self._allow(principal)
         params = self.params(limit, offset, sort, after)
         conditions = self._conditions(principal, filters)
         if params.after is not None:
@@ -271,7 +296,7 @@ class Resource(Generic[R]):
     ) -> dict[UUID, Page[R]]:
         """The same page of records for each of ``parent_ids`` (two statements, plus the
         enrichment, however many parents); a parent that is not the caller's gets an empty page."""
-        principal.require(self.scope)
+        self._allow(principal)
         params = self.params(limit, offset, sort)
         column = self.parents[parent].column
         narrowed = self._equalities(filters)

@@ -61,6 +61,21 @@ def in_list(column: str, values: Sequence[Any], table: type[Table]) -> QueryStri
     return QueryString(f'"{column}" IN ({placeholders})', *values)
 
 
+def starts_with(table: type[Table], column: str, prefix: str) -> QueryString:
+    """``lower(column)`` starts with ``prefix``: a range of the lower-cased column compared
+    byte-wise, which an expression index on exactly ``lower(column)`` (``COLLATE "C"`` on
+    PostgreSQL) serves. SQLite's ``lower`` folds ASCII only, so the prefix is folded alike."""
+    if _is_postgres(table):
+        expression, low = f'lower("{column}") COLLATE "C"', prefix.lower()
+    else:
+        expression = f'lower("{column}")'
+        low = "".join(c.lower() if c.isascii() else c for c in prefix)
+    if not low or ord(low[-1]) == 0x10FFFF:
+        return QueryString(f"{expression} >= {{}}", low)
+    high = low[:-1] + chr(ord(low[-1]) + 1)
+    return QueryString(f"{expression} >= {{}} AND {expression} < {{}}", low, high)
+
+
 async def _rows(table: type[Table], query: QueryString) -> list[Row]:
     return await table.raw(query.template, *query.args)
 

@@ -34,7 +34,9 @@ from uuid import UUID
 from app.errors import InvalidInput, NotFound, Unauthenticated
 from app.principal import Principal, parse_scopes
 from app.schemas.identity import ApiKeyCreated
-from app.services.organizations import member_id
+from app.services import audit
+from app.services.audit import Actor, Target
+from app.services.organizations import member_id, normalize_email
 from app.timeutil import utcnow
 from db.tables import ApiKey, CredentialRevision
 from db.transactions import transaction
@@ -67,8 +69,15 @@ def generate_key() -> str:
 
 
 async def create_api_key(
-    organization_id: UUID, user_email: str, scopes: str, name: str = ""
+    organization_id: UUID,
+    user_email: str,
+    scopes: str,
+    name: str = "",
+    *,
+    actor: Actor | Principal | None = None,
 ) -> ApiKeyCreated:
+    """A key of ``user_email`` (a member) with ``scopes``; ``actor`` is who made it for the audit
+    log (none: an operator at the command line)."""
     try:
         scope_set = parse_scopes(scopes)
     except ValueError as error:
@@ -85,25 +94,42 @@ async def create_api_key(
         key_hash=hash_key(key),
         scopes=" ".join(sorted(scope_set)),
     )
-    await row.save()
+    async with transaction():
+        await row.save()
+        await audit.record(
+            actor or Actor.operator(organization_id),
+            "api_key.create",
+            Target("api_key", row.id, _key_label(name, row.key_prefix)),
+            {"scopes": sorted(scope_set), "user_email": normalize_email(user_email)},
+        )
     return ApiKeyCreated(
         id=row.id, key=key, scopes=sorted(scope_set), name=name, created_at=row.created_at
     )
 
 
-async def revoke_api_key(key_id: UUID) -> None:
+def _key_label(name: str, prefix: str) -> str:
+    return f"{name} ({prefix}…)" if name else f"{prefix}…"
+
+
+async def revoke_api_key(key_id: UUID, *, actor: Actor | Principal | None = None) -> None:
     """Revoke the key; every server process stops accepting it within a few seconds (this one
-    at once)."""
+    at once). ``actor``: who revoked it, for the audit log (none: an operator)."""
     async with transaction():
         revoked = (
             await ApiKey.update({ApiKey.revoked_at: utcnow()})
             .where(ApiKey.id == key_id, ApiKey.revoked_at.is_null())
-            .returning(ApiKey.id)
+            .returning(ApiKey.id, ApiKey.organization_id, ApiKey.name, ApiKey.key_prefix)
         )
         if revoked:
             await CredentialRevision.update(
                 {CredentialRevision.revision: CredentialRevision.revision + 1}
             ).where(CredentialRevision.id == 1)
+            key = revoked[0]
+            await audit.record(
+                actor or Actor.operator(key["organization_id"]),
+                "api_key.revoke",
+                Target("api_key", key_id, _key_label(key["name"], key["key_prefix"])),
+            )
     if not revoked and not await ApiKey.exists().where(ApiKey.id == key_id):
         raise NotFound.resource("API key", key_id)
     if revoked:
