@@ -46,10 +46,36 @@ class User(Table, tablename="users"):
 
 
 class Membership(Table, tablename="memberships"):
+    """A user's place in an organization: ``role`` is ``admin`` (reads and changes) or
+    ``member`` (reads) in the dashboard (a database rule holds it to the two)."""
+
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
     user_id = ForeignKey(references=User, on_delete=OnDelete.cascade, index=True)
+    role = Varchar(length=10, default="admin")
     created_at = Timestamptz()
+
+
+class DashboardSession(Table, tablename="dashboard_sessions"):
+    """A dashboard browser session; only ``token_hash`` (SHA-256 of the cookie's token) is kept.
+
+    A row starts as a sign-in in progress (``user_id`` null; the OpenID Connect ``state``,
+    ``nonce`` and PKCE verifier set) and becomes a signed-in session with a new token when the
+    identity provider sends the user back. ``organization_id`` is the organization the user works
+    in (null until picked, for a member of several). Deleting the row ends the session."""
+
+    id = UUID(primary_key=True)
+    token_hash = Varchar(length=64, unique=True)
+    user_id = ForeignKey(references=User, on_delete=OnDelete.cascade, null=True, default=None)
+    organization_id = ForeignKey(
+        references=Organization, on_delete=OnDelete.cascade, null=True, default=None
+    )
+    oidc_state = Varchar(length=64, null=True, default=None)
+    oidc_nonce = Varchar(length=64, null=True, default=None)
+    oidc_verifier = Varchar(length=128, null=True, default=None)
+    return_to = Varchar(length=500, null=True, default=None)
+    created_at = Timestamptz()
+    last_seen_at = Timestamptz(index=True)
 
 
 class ApiKey(Table, tablename="api_keys"):
@@ -377,6 +403,7 @@ TABLES: list[type[Table]] = [
     Organization,
     User,
     Membership,
+    DashboardSession,
     ApiKey,
     CredentialRevision,
     OAuthClient,
