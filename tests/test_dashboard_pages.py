@@ -164,7 +164,7 @@ async def test_webhook_created_tested_rotated_and_deleted_in_the_dashboard(
         browser,
         path,
         path,
-        url=receiver.url,
+        url="http://127.0.0.1:9/erp",
         event_types=["order.confirmed"],
         description="ERP",
         active="on",

@@ -78,6 +78,7 @@ async def test_admin_actions_through_the_api_are_recorded_without_their_secrets(
         "webhook.update",
         "webhook.create",
         "api_key.create",
+        "member.add",
     ]  # newest first; the refused second delete left nothing
     newest = log[0]
     assert newest["actor_via"] == "api_key"
@@ -92,7 +93,8 @@ async def test_admin_actions_through_the_api_are_recorded_without_their_secrets(
     text = msgspec.json.encode(log).decode()
     for secret in (created["secret"], rotated["secret"], "receiver-secret", tenant.key):
         assert secret not in text
-    assert [e["action"] for e in await entries(other_tenant)] == ["api_key.create"]
+    assert [e["action"] for e in await entries(other_tenant)] == ["api_key.create", "member.add"]
+    assert log[-1]["details"] == {"role": "admin"} and log[-1]["target_label"] == tenant.email
 
 
 async def test_the_command_line_is_recorded_as_the_operator(
@@ -133,7 +135,7 @@ async def test_the_command_line_is_recorded_as_the_operator(
 
 async def test_people_read_the_audit_log_and_credentials_do_not(tenant: Tenant) -> None:
     page = await audit.audit_log(member(tenant))
-    assert [entry.action for entry in page.data] == ["api_key.create"]
+    assert [entry.action for entry in page.data] == ["api_key.create", "member.add"]
     with pytest.raises(Forbidden):
         await audit.audit_log(await api_key(tenant))
 
@@ -159,6 +161,7 @@ async def test_orders_confirmed_and_cancelled_by_a_person_are_recorded(
         ("order.cancel", "dashboard"),
         ("order.confirm", "dashboard"),
         ("api_key.create", "cli"),
+        ("member.add", "cli"),
     ]
     assert log[0]["target_label"] == "Grace Hopper"
     assert log[0]["target_id"] == str(order_id)
