@@ -33,7 +33,7 @@
   function show(scan) {
     var item = document.createElement("li");
     item.className = "scan scan-" + scan.status + " scan-new";
-    item.appendChild(text("span", "scan-outcome", scan.outcome + (scan.reason && scan.status !== "valid" ? ": " + scan.reason : "")));
+    item.appendChild(text("span", "scan-outcome", scan.outcome + (scan.status === "not_allowed" && scan.reason ? ": " + scan.reason : "")));
     item.appendChild(text("span", "scan-owner", scan.owner || "—"));
     item.appendChild(text("span", "scan-detail", [scan.ticket_type, scan.scanner].filter(Boolean).join(" · ")));
     item.appendChild(text("time", "scan-time", scan.at));
