@@ -24,6 +24,7 @@ from rest.assets import static_files
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
 from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
+from rest.csv_export import declare_csv_exports
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
 from rest.http import (
@@ -157,5 +158,6 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     )
     declare_closed_inputs(application)
     declare_metadata_value(application)
+    declare_csv_exports(application)
     record_allowed_methods(application)
     return application
