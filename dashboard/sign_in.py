@@ -101,10 +101,22 @@ async def sign_out(request: Request[Any, Any, Any]) -> Response[Any]:
     )
 
 
+@post("/dashboard/sign-out/everywhere", opt={ANY_ORGANIZATION: True}, status_code=303)
+async def sign_out_everywhere(request: Request[Any, Any, Any]) -> Response[Any]:
+    """End every session of the signed-in person, in every browser (a lost laptop)."""
+    await dashboard_sessions.end_sessions_of_user(session_of(request).user_id)
+    return Response(
+        b"",
+        status_code=303,
+        headers={"Location": f"{SIGN_IN_PATH}?signed_out=1"},
+        cookies=[cleared_cookie(_settings(request))],
+    )
+
+
 @get("/dashboard/organizations", opt={ANY_ORGANIZATION: True})
 async def organization_picker(request: Request[Any, Any, Any]) -> Template:
     memberships = await dashboard_sessions.organizations_of(session_of(request))
-    return page(request, "organizations.html", "Choose an organization", memberships=memberships)
+    return page(request, "organizations.html", "Your organizations", memberships=memberships)
 
 
 @post("/dashboard/organizations", opt={ANY_ORGANIZATION: True}, status_code=303)
@@ -123,6 +135,7 @@ ROUTES = [
     start_sign_in,
     sign_in_callback,
     sign_out,
+    sign_out_everywhere,
     organization_picker,
     choose_organization,
 ]

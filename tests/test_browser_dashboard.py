@@ -55,13 +55,20 @@ async def offline(browser: Browser) -> AsyncIterator[tuple[BrowserContext, Offli
     await context.close()
 
 
-async def sign_in(context: BrowserContext, base_url: str, email: str) -> Page:
+async def sign_in(
+    context: BrowserContext, base_url: str, email: str, *, screenshots: bool = False
+) -> Page:
     """Open the dashboard signed out, follow sign-in through the provider's page as ``email``."""
     page = await context.new_page()
     await page.goto(f"{base_url}/dashboard")
     await expect(page.get_by_role("heading", name="Sign in to the dashboard")).to_be_visible()
+    if screenshots:
+        await page.screenshot(path=ARTIFACTS / "dashboard-sign-in.png")
     await page.get_by_role("link", name="Continue with the identity provider").click()
     await expect(page.get_by_role("heading", name="Development identity provider")).to_be_visible()
+    await expect(page.get_by_label("E-mail address")).to_have_value("demo@example.com")
+    if screenshots:
+        await page.screenshot(path=ARTIFACTS / "dashboard-dev-idp.png")
     await page.get_by_label("E-mail address").fill(email)
     await page.get_by_role("button", name="Sign in").click()
     await expect(page.get_by_text(email)).to_be_visible()
@@ -72,7 +79,7 @@ async def test_an_admin_signs_in_creates_a_key_uses_it_and_revokes_it(
     base_url: str, offline: tuple[BrowserContext, Offline], tenant: Tenant
 ) -> None:
     context, recorder = offline
-    page = await sign_in(context, base_url, tenant.email)
+    page = await sign_in(context, base_url, tenant.email, screenshots=True)
     await expect(page.get_by_role("heading", name="Overview")).to_be_visible()
     await page.screenshot(path=ARTIFACTS / "dashboard-overview.png")
 

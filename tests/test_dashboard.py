@@ -21,6 +21,7 @@ from app.services.organizations import add_member, create_organization
 from app.timeutil import utcnow
 from db.tables import DashboardSession
 from tests.dashboard_support import csrf_of, dashboard_server, sign_in
+from tests.processes import ticketing
 from tests.support import Tenant
 
 pytestmark = pytest.mark.slow
@@ -308,3 +309,36 @@ async def test_keys_made_through_the_command_line_show_with_their_last_use(
     page = await client.get("/dashboard/api-keys")
     row = page.text.split("reporting", 1)[1].split("</tr>", 1)[0]
     assert "events.read" in row and "never" not in row and "active" in row
+
+
+async def test_signing_out_everywhere_ends_the_sessions_of_every_browser(
+    browser_for: Callable[[], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    laptop = await signed_in(browser_for, tenant.email)
+    phone = await signed_in(browser_for, tenant.email)
+    account = await phone.get("/dashboard/organizations")
+    assert "Sign out of every browser" in account.text
+    out = await phone.post(
+        "/dashboard/sign-out/everywhere", data={"csrf_token": csrf_of(account.text)}
+    )
+    assert out.status_code == 303
+    for browser in (laptop, phone):
+        assert (await browser.get("/dashboard")).status_code == 303
+    assert not await DashboardSession.exists().where(DashboardSession.user_id == tenant.user_id)
+
+
+async def test_the_command_line_adds_a_member_who_only_reads(
+    browser_for: Callable[[], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    email = f"desk-{uuid.uuid4().hex[:8]}@example.com"
+    made = await ticketing(
+        "user", "create", "--org", str(tenant.org_id), "--email", email, "--role", "member"
+    )
+    assert made.json()["role"] == "member"
+    refused = await ticketing(
+        "user", "create", "--org", str(tenant.org_id), "--email", email, "--role", "owner"
+    )
+    assert refused.code != 0
+    client = await signed_in(browser_for, email)
+    page = await client.get("/dashboard/api-keys")
+    assert '<span class="role">member</span>' in page.text and "Create a key" not in page.text
