@@ -321,7 +321,7 @@ class Resource(Generic[R]):
         principal.require(self.scope)
         params = self.params(None, None, sort)
         conditions = await self._within(principal, filters, within)
-        return self._export(conditions, _order(params))
+        return self._export(conditions, self._order(params))
 
     async def _export(
         self, conditions: list[QueryString], order: lists.Order

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from dashboard.layout import page
-from dashboard.security import principal_of
 from litestar import Request, get
 from litestar.response import Template
 
 from app.errors import InvalidInput
 from app.services import audit
+from dashboard.layout import page
+from dashboard.security import principal_of
 
 PATH = "/dashboard/audit-log"
 PAGE_SIZE = 50

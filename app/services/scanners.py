@@ -158,9 +158,9 @@ def _check_window(valid_from: datetime | None, valid_until: datetime | None) -> 
         raise InvalidInput.field("valid_until", "must not be before valid_from")
 
 
-def _profile_details(sent: dict[str, Any]) -> dict[str, Any]:
+def _profile_details(fields: dict[str, Any]) -> dict[str, Any]:
     """What the audit log keeps of a profile's change: the fields sent, without the stamp."""
-    return {field: value for field, value in sent.items() if field != "updated_at"}
+    return {field: value for field, value in fields.items() if field != "updated_at"}
 
 
 async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) -> Targets:
@@ -240,7 +240,7 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
             principal,
             "scanner_profile.create",
             Target("scanner_profile", row.id, data.name),
-            _profile_details(_sent(data)),
+            _profile_details(sent(data)),
         )
     return to_record(ScannerProfile, _with_targets(row.to_dict(), targets))
 
