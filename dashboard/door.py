@@ -14,8 +14,6 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from dashboard.layout import page
-from dashboard.security import principal_of
 from litestar import Request, get
 from litestar.params import PathParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage, Template
@@ -27,11 +25,18 @@ from app.services.live import SubscriberTooSlow
 from app.services.scanners import SCANNERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
+from dashboard.layout import page
+from dashboard.security import principal_of
 
 PATH = "/dashboard/door"
 RECENT = 25
 HEARTBEAT_SECONDS = 15.0
 """A comment line this often keeps proxies from closing a quiet stream."""
+STREAM_SECONDS = 600.0
+"""A stream ends after this long and the browser opens the next one (within
+:data:`RECONNECT_MS`), so that the session is checked again: a signed-out or removed member's
+door view stops within ten minutes."""
+RECONNECT_MS = 1000
 OUTCOMES = {
     "valid": "Admitted",
     "scanned": "Already scanned",
@@ -106,8 +111,8 @@ async def door_stream(
     request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
 ) -> ServerSentEvent:
     """The event's scans as they commit, each a ``scan`` event (JSON of :class:`ScanLine`),
-    after a ``ready`` event once the feed is live. A viewer that cannot keep up is dropped
-    (the browser reconnects)."""
+    after a ``ready`` event once the feed is live, for :data:`STREAM_SECONDS`. A viewer that
+    cannot keep up is dropped (the browser reconnects)."""
     principal = principal_of(request)
     await overview.event_overview(principal, event_id)  # a 404 before the stream starts
     types = await _type_names(principal, event_id)
@@ -117,11 +122,12 @@ async def door_stream(
 
     async def lines() -> AsyncIterator[ServerSentEventMessage]:
         feed = await scanning.watch_scans(principal, event_id)
+        ends = asyncio.get_running_loop().time() + STREAM_SECONDS
         async with feed:
-            yield ServerSentEventMessage(event="ready", data="live")
-            while True:
+            yield ServerSentEventMessage(event="ready", data="live", retry=RECONNECT_MS)
+            while (left := ends - asyncio.get_running_loop().time()) > 0:
                 try:
-                    notice = await asyncio.wait_for(anext(feed), HEARTBEAT_SECONDS)
+                    notice = await asyncio.wait_for(anext(feed), min(HEARTBEAT_SECONDS, left))
                 except TimeoutError:
                     yield ServerSentEventMessage(comment="still here", data=None)
                     continue

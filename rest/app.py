@@ -23,8 +23,8 @@ from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop
 from rest.assets import static_files
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
-from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
 from rest.csv_export import declare_csv_exports
+from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
 from rest.http import (
