@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from dashboard.layout import page
-from dashboard.security import principal_of
 from litestar import Request, Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
@@ -20,6 +18,8 @@ from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
 from dashboard.forms import message, offset_of, pager, redirect
+from dashboard.layout import page
+from dashboard.security import principal_of
 
 PATH = "/dashboard/events"
 ORDER_MESSAGES = {

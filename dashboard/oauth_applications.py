@@ -6,8 +6,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from dashboard.layout import page
-from dashboard.security import principal_of
 from litestar import Request, Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
@@ -17,6 +15,8 @@ from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.oauth import OAuthApplicationCreate, OAuthClientCreated
 from app.services.oauth import applications
 from dashboard.forms import message, offset_of, pager, redirect, text, texts
+from dashboard.layout import page
+from dashboard.security import principal_of
 
 PATH = "/dashboard/oauth-applications"
 MESSAGES = {

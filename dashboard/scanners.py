@@ -7,8 +7,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 from uuid import UUID
 
-from dashboard.layout import page
-from dashboard.security import principal_of
 from litestar import Request, Response, get, post
 from litestar.datastructures import FormMultiDict
 from litestar.params import PathParameter
@@ -27,6 +25,8 @@ from app.services import scanners
 from app.services.events import EVENTS
 from app.services.scanners import PROFILES, SCANNERS
 from dashboard.forms import local_input, message, optional_int, optional_utc, redirect, text, texts
+from dashboard.layout import page
+from dashboard.security import principal_of
 
 PATH = "/dashboard/scanners"
 PROFILES_PATH = f"{PATH}/profiles"

@@ -7,8 +7,6 @@ from __future__ import annotations
 from typing import Annotated, Any, get_args
 from uuid import UUID
 
-from dashboard.layout import page
-from dashboard.security import principal_of
 from litestar import Request, Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
@@ -25,6 +23,8 @@ from app.schemas.webhooks import (
 from app.services import webhooks
 from app.services.webhooks import DELIVERIES, WEBHOOKS
 from dashboard.forms import message, offset_of, pager, redirect, settings_of, text, texts
+from dashboard.layout import page
+from dashboard.security import principal_of
 
 PATH = "/dashboard/webhooks"
 EVENT_TYPES: tuple[str, ...] = get_args(EventType)
