@@ -18,7 +18,17 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
-from dashboard import api_keys, overview, sign_in
+from dashboard import (
+    api_keys,
+    audit_log,
+    door,
+    events,
+    oauth_applications,
+    overview,
+    scanners,
+    sign_in,
+    webhooks,
+)
 from dashboard.errors import EXCEPTION_HANDLERS
 from dashboard.layout import when
 from dashboard.security import check_request
@@ -29,7 +39,17 @@ TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 PATH = "/dashboard"
 
-ROUTES = [*sign_in.ROUTES, *overview.ROUTES, *api_keys.ROUTES]
+ROUTES = [
+    *sign_in.ROUTES,
+    *overview.ROUTES,
+    *events.ROUTES,
+    *door.ROUTES,
+    *api_keys.ROUTES,
+    *webhooks.ROUTES,
+    *oauth_applications.ROUTES,
+    *scanners.ROUTES,
+    *audit_log.ROUTES,
+]
 """Every page; a module of pages adds its ``ROUTES`` here."""
 
 HEADERS = [

@@ -130,6 +130,9 @@ class OAuthGrant(Table, tablename="oauth_grants"):
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
     user_id = ForeignKey(references=User, on_delete=OnDelete.cascade)
     scope = Text()
+    kind = Varchar(length=20, default="authorization_code")
+    """``authorization_code``: a user authorized the client; ``client_credentials``: the client
+    got a token for itself (one family per token)."""
     created_at = Timestamptz()
     revoked_at = Timestamptz(null=True, default=None)
 
@@ -386,6 +389,27 @@ class WebhookDeliveryAttempt(Table, tablename="webhook_delivery_attempts"):
     started_at = Timestamptz()
 
 
+class AuditEntry(Table, tablename="audit_log"):
+    """One admin action: who (a user through the dashboard, an API key or an OAuth client, or an
+    operator at the command line), what (``action`` on a target), when. ``actor_email`` is kept
+    as it was then; ``details`` never holds a secret (``app/services/audit.py``)."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    actor_user_id = ForeignKey(
+        references=User, on_delete=OnDelete.set_null, null=True, default=None, index=True
+    )
+    actor_email = Varchar(length=320, null=True, default=None)
+    actor_via = Varchar(length=20)
+    actor_detail = Varchar(length=200, null=True, default=None)
+    action = Varchar(length=60)
+    target_type = Varchar(length=40)
+    target_id = Varchar(length=100, null=True, default=None)
+    target_label = Varchar(length=300, default="")
+    details = JSON(default={})
+    created_at = Timestamptz()
+
+
 TABLES: list[type[Table]] = [
     Organization,
     User,
@@ -412,4 +436,5 @@ TABLES: list[type[Table]] = [
     OutboxEvent,
     WebhookDelivery,
     WebhookDeliveryAttempt,
+    AuditEntry,
 ]

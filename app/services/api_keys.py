@@ -34,9 +34,11 @@ from uuid import UUID
 from app.errors import InvalidInput, NotFound, Unauthenticated
 from app.principal import Principal, parse_scopes, requires
 from app.schemas.identity import ApiKeyCreated, ApiKeyRecord
+from app.services import audit
+from app.services.audit import Actor, Target
 from app.services.organizations import member_id
 from app.timeutil import utcnow
-from db.tables import ApiKey, CredentialRevision
+from db.tables import ApiKey, CredentialRevision, User
 from db.transactions import transaction
 
 PREFIX = "tk_live_"
@@ -74,7 +76,7 @@ async def create_api_key(
     scope_set = _checked_scopes(scopes)
     name = _checked_name(name)
     user_id = await member_id(organization_id, user_email)
-    return await _create(organization_id, user_id, scope_set, name)
+    return await _create(organization_id, user_id, scope_set, name, Actor.operator(organization_id))
 
 
 @requires(None)
@@ -82,7 +84,11 @@ async def issue_api_key(principal: Principal, scopes: str, name: str = "") -> Ap
     """A key created in the dashboard by an admin, in the admin's name."""
     principal.require_admin()
     return await _create(
-        principal.organization_id, principal.user_id, _checked_scopes(scopes), _checked_name(name)
+        principal.organization_id,
+        principal.user_id,
+        _checked_scopes(scopes),
+        _checked_name(name),
+        principal,
     )
 
 
@@ -104,8 +110,13 @@ def _checked_name(name: str) -> str:
 
 
 async def _create(
-    organization_id: UUID, user_id: UUID, scope_set: frozenset[str], name: str
+    organization_id: UUID,
+    user_id: UUID,
+    scope_set: frozenset[str],
+    name: str,
+    actor: Actor | Principal,
 ) -> ApiKeyCreated:
+    """The key, and its entry in the audit log (``actor`` made it), in one transaction."""
     key = generate_key()
     row = ApiKey(
         organization_id=organization_id,
@@ -115,7 +126,15 @@ async def _create(
         key_hash=hash_key(key),
         scopes=" ".join(sorted(scope_set)),
     )
-    await row.save()
+    async with transaction():
+        await row.save()
+        owner = await User.select(User.email).where(User.id == user_id).first()
+        await audit.record(
+            actor,
+            "api_key.create",
+            Target("api_key", row.id, _key_label(name, row.key_prefix)),
+            {"scopes": sorted(scope_set), "user_email": owner["email"] if owner else None},
+        )
     return ApiKeyCreated(
         id=row.id, key=key, scopes=sorted(scope_set), name=name, created_at=row.created_at
     )
@@ -160,12 +179,22 @@ async def revoke_organization_api_key(principal: Principal, key_id: UUID) -> Non
     """Revoke one of the organization's keys (an admin, in the dashboard); another
     organization's key is a 404."""
     principal.require_admin()
-    await revoke_api_key(key_id, organization_id=principal.organization_id)
+    await revoke_api_key(key_id, organization_id=principal.organization_id, actor=principal)
 
 
-async def revoke_api_key(key_id: UUID, *, organization_id: UUID | None = None) -> None:
+def _key_label(name: str, prefix: str) -> str:
+    return f"{name} ({prefix}…)" if name else f"{prefix}…"
+
+
+async def revoke_api_key(
+    key_id: UUID,
+    *,
+    organization_id: UUID | None = None,
+    actor: Actor | Principal | None = None,
+) -> None:
     """Revoke the key (of ``organization_id`` when given; the command line gives none); every
-    server process stops accepting it within a few seconds (this one at once). Idempotent."""
+    server process stops accepting it within a few seconds (this one at once). Idempotent.
+    ``actor`` revoked it, for the audit log (none: an operator at the command line)."""
     owned = ApiKey.id == key_id
     if organization_id is not None:
         owned = owned & (ApiKey.organization_id == organization_id)
@@ -173,12 +202,18 @@ async def revoke_api_key(key_id: UUID, *, organization_id: UUID | None = None) -
         revoked = (
             await ApiKey.update({ApiKey.revoked_at: utcnow()})
             .where(owned, ApiKey.revoked_at.is_null())
-            .returning(ApiKey.id)
+            .returning(ApiKey.id, ApiKey.organization_id, ApiKey.name, ApiKey.key_prefix)
         )
         if revoked:
             await CredentialRevision.update(
                 {CredentialRevision.revision: CredentialRevision.revision + 1}
             ).where(CredentialRevision.id == 1)
+            key = revoked[0]
+            await audit.record(
+                actor or Actor.operator(key["organization_id"]),
+                "api_key.revoke",
+                Target("api_key", key_id, _key_label(key["name"], key["key_prefix"])),
+            )
     if not revoked and not await ApiKey.exists().where(owned):
         raise NotFound.resource("API key", key_id)
     if revoked:

@@ -9,6 +9,8 @@ from app.errors import Conflict, InvalidInput, NotFound
 from app.principal import ROLES, Principal, Role, requires
 from app.schemas.identity import CurrentUser, MembershipRecord, OrganizationRecord, UserRecord
 from app.schemas.text import EMAIL
+from app.services import audit
+from app.services.audit import Actor, Target
 from db.tables import Membership, Organization, User
 from db.transactions import transaction
 
@@ -43,7 +45,8 @@ async def get_organization(organization_id: UUID) -> OrganizationRecord:
 
 async def add_member(organization_id: UUID, email: str, role: str = "admin") -> UserRecord:
     """Create the user if new and make them a member of the organization with ``role``
-    (``admin``: reads and changes in the dashboard; ``member``: reads)."""
+    (``admin``: reads and changes in the dashboard; ``member``: reads). An operator's act (the
+    command line), recorded in the audit log."""
     email = normalize_email(email)
     if role not in ROLES:
         raise InvalidInput.field("role", f"must be one of {', '.join(ROLES)}, got {role!r}")
@@ -59,6 +62,12 @@ async def add_member(organization_id: UUID, email: str, role: str = "admin") -> 
         if already:
             raise Conflict(f"{email} is already a member of organization {organization_id}")
         await Membership(organization_id=organization_id, user_id=user.id, role=role).save()
+        await audit.record(
+            Actor.operator(organization_id),
+            "member.add",
+            Target("member", user.id, email),
+            {"role": role},
+        )
     return UserRecord(id=user.id, email=user.email, organization_id=organization_id, role=role)
 
 
