@@ -219,7 +219,8 @@ class Pet:
 class PetsQuery:
     @strawberry.field
     def pets(self) -> list[Pet]:
-        return [Pet(name=name, owner_id=owner) for name, owner in [("a", 1), ("b", 2), ("c", 1)]]
+        owners = [("a", 1), ("b", 2), ("c", 1), ("d", 3)]
+        return [Pet(name=name, owner_id=owner) for name, owner in owners]
 
 
 async def _pets(schema: strawberry.Schema) -> tuple[Any, list[Any], list[list[int]]]:
@@ -229,7 +230,8 @@ async def _pets(schema: strawberry.Schema) -> tuple[Any, list[Any], list[list[in
 
     async def load(ids: list[int]) -> list[Any]:
         batches.append(ids)
-        return [Owner(name="Ann") if i == 1 else LookupError(f"no owner {i}") for i in ids]
+        known = {1: Owner(name="Ann"), 3: Owner(name=None)}  # type: ignore[arg-type]
+        return [known.get(i, LookupError(f"no owner {i}")) for i in ids]
 
     context = {"owners": DataLoader(load_fn=load)}
     result = await schema.execute("{ pets { name owner { name } } }", context_value=context)
@@ -238,8 +240,9 @@ async def _pets(schema: strawberry.Schema) -> tuple[Any, list[Any], list[list[in
 
 async def test_a_list_loads_its_items_relations_at_once_and_answers_as_before() -> None:
     """With direct resolvers installed, a list asks the relations of all its items before
-    completing them: one batch as before, the same data, and each failed load an error at its
-    own item's field; the items then complete without waiting (no coroutine per item)."""
+    completing them: one batch as before, the same data, and each failed load or refused value
+    an error at its own item's field; the items then complete without waiting (no coroutine per
+    item)."""
     waited: list[str] = []
 
     class Counting(PlainFieldsExecutor):
@@ -259,8 +262,12 @@ async def test_a_list_loads_its_items_relations_at_once_and_answers_as_before() 
             {"name": "a", "owner": {"name": "Ann"}},
             {"name": "b", "owner": None},
             {"name": "c", "owner": {"name": "Ann"}},
+            {"name": "d", "owner": None},
         ]
     }
-    assert errors == [("no owner 2", ["pets", 1, "owner"])]
-    assert batches == [[1, 2]]
+    assert errors == [
+        ("no owner 2", ["pets", 1, "owner"]),
+        ("Cannot return null for non-nullable field Owner.name.", ["pets", 3, "owner", "name"]),
+    ]
+    assert batches == [[1, 2, 3]]
     assert waited == []
