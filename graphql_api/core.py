@@ -130,6 +130,15 @@ class _Step(NamedTuple):
     relation: _Relation | None
 
 
+class _Items(NamedTuple):
+    """A list of objects completed by :class:`PlainFieldsExecutor`: the selection set on its
+    items, and the direct resolvers in it."""
+
+    object_type: GraphQLObjectType
+    grouped_field_set: Any
+    relations: tuple[Direct, ...]
+
+
 _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
 
@@ -169,9 +178,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         # collect_subfields: the same one serves every item of a list. It is kept alive with
         # the entry so that its id is not reused during the operation.
         self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
-        self._relations: dict[
-            tuple[GraphQLObjectType, int], tuple[FieldDetailsList, tuple[Direct, ...]]
-        ] = {}
+        self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
         key = (parent_type, id(grouped_field_set))
@@ -306,45 +313,47 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
 
         return await_completed()
 
-    def _selected_relations(
-        self, item_type: GraphQLObjectType, field_details_list: FieldDetailsList
-    ) -> tuple[Direct, ...]:
-        """The direct resolvers among the fields selected on the items of a list."""
-        key = (item_type, id(field_details_list))
-        known = self._relations.get(key)
+    def _list_plan(
+        self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
+    ) -> _Items | None:
+        """How to complete the items of a list of objects directly; None for any other list."""
+        key = (return_type, id(field_details_list))
+        known = self._lists.get(key)
         if known is None:
-            found: list[Direct] = []
-            grouped_field_set = self.collect_subfields(item_type, field_details_list)[0]
-            for details in grouped_field_set.values():
-                field = self.schema.get_field(item_type, details[0].node.name.value)
-                if field is not None and isinstance(field.resolve, DirectResolver):
-                    found.append(field.resolve.direct)
-            known = (field_details_list, tuple(found))
-            self._relations[key] = known
+            known = (field_details_list, self._items(return_type, field_details_list))
+            self._lists[key] = known
         return known[1]
 
-    def _load_relations(
-        self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList, items: Any
-    ) -> list[Future[Any]]:
-        """Ask for the relations of every item; the loads still pending."""
+    def _items(
+        self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
+    ) -> _Items | None:
         item_type = get_nullable_type(return_type.of_type)
         if not self._shortcut or not isinstance(item_type, GraphQLObjectType):
-            return []
-        if not isinstance(items, list) or len(items) < 2:
-            return []
-        directs = self._selected_relations(item_type, field_details_list)
-        pending: list[Future[Any]] = []
+            return None
+        if item_type.is_type_of is not None:
+            return None
+        collected = self.collect_subfields(item_type, field_details_list)
+        if collected.new_defer_usages:
+            return None
+        relations = []
+        for details in collected.grouped_field_set.values():
+            field = self.schema.get_field(item_type, details[0].node.name.value)
+            if field is not None and isinstance(field.resolve, DirectResolver):
+                relations.append(field.resolve.direct)
+        return _Items(item_type, collected.grouped_field_set, tuple(relations))
+
+    def _load_relations(self, items: list[Any], relations: tuple[Direct, ...]) -> set[Future[Any]]:
+        """Ask for the relations of every item; the loads still pending."""
+        pending: set[Future[Any]] = set()
         context = self.context_value
         for item in items:
-            if item is None:
-                continue
-            for direct in directs:
+            for direct in relations:
                 try:
                     loaded = direct(item, context)
                 except Exception:  # raised again, and made a field error, when completed
                     continue
                 if isinstance(loaded, Future) and not loaded.done():
-                    pending.append(loaded)
+                    pending.add(loaded)
         return pending
 
     def complete_list_value(
@@ -356,20 +365,83 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         result: Any,
         position_context: Any,
     ) -> AwaitableOrValue[list[Any]]:
-        pending = self._load_relations(return_type, field_details_list, result)
-        if not pending:
+        plan = None
+        if position_context is None and type(result) is list:
+            plan = self._list_plan(return_type, field_details_list)
+        if plan is None or any(item is None or self.is_awaitable(item) for item in result):
             return super().complete_list_value(
                 return_type, field_details_list, info, path, result, position_context
             )
+        pending = self._load_relations(result, plan.relations) if len(result) > 1 else set()
+        if not pending:
+            return self._complete_objects(return_type, field_details_list, path, result, plan)
 
         async def once_loaded() -> list[Any]:
             await wait(pending)
             for loaded in pending:  # a failed load is raised again by its field
                 if not loaded.cancelled():
                     loaded.exception()
-            completed = super(PlainFieldsExecutor, self).complete_list_value(
-                return_type, field_details_list, info, path, result, position_context
-            )
+            completed = self._complete_objects(return_type, field_details_list, path, result, plan)
             return await completed if self.is_awaitable(completed) else completed  # type: ignore[no-any-return]
 
         return once_loaded()
+
+    def _complete_objects(
+        self,
+        return_type: GraphQLList[Any],
+        field_details_list: FieldDetailsList,
+        path: Path,
+        items: list[Any],
+        plan: _Items,
+    ) -> AwaitableOrValue[list[Any]]:
+        """graphql-core's ``complete_iterable_value`` for objects that are all there: each item's
+        selection executed on it at once, its errors handled as ``complete_list_item_value``
+        handles them."""
+        item_type = return_type.of_type
+        completed: list[Any] = []
+        awaitable_indices: list[int] = []
+        try:
+            for index, item in enumerate(items):
+                item_path = path.add_key(index, None)
+                try:
+                    value = self.execute_fields(
+                        plan.object_type, item, item_path, plan.grouped_field_set, None
+                    )
+                except Exception as error:
+                    self.handle_field_error(error, item_type, field_details_list, item_path)
+                    value = None
+                if self.is_awaitable(value):
+                    value = self._item_awaited(value, item_type, field_details_list, item_path)
+                    awaitable_indices.append(index)
+                completed.append(value)
+        except Exception:
+            if awaitable_indices:
+                self.settle_in_background([completed[index] for index in awaitable_indices])
+            raise
+        if not awaitable_indices:
+            return completed
+
+        async def get_completed_results() -> list[Any]:
+            if len(awaitable_indices) == 1:
+                index = awaitable_indices[0]
+                completed[index] = await completed[index]
+            else:
+                awaited = await gather_with_cancel(*(completed[i] for i in awaitable_indices))
+                for index, value in zip(awaitable_indices, awaited, strict=True):
+                    completed[index] = value
+            return completed
+
+        return get_completed_results()
+
+    async def _item_awaited(
+        self,
+        value: Any,
+        item_type: Any,
+        field_details_list: FieldDetailsList,
+        item_path: Path,
+    ) -> Any:
+        try:
+            return await value
+        except Exception as error:
+            self.handle_field_error(error, item_type, field_details_list, item_path)
+            return None

@@ -102,6 +102,10 @@ class ItemsQuery:
             _item("4", 4, 1.0, Colour.RED, "n", None, []),
         ]
 
+    @strawberry.field
+    def strict_items(self) -> list[Item]:
+        return self.items()  # type: ignore[return-value]
+
 
 def _item(*values: Any) -> Any:
     """A source object for ``Item`` (its resolver reads ``self.count``)."""
@@ -112,8 +116,8 @@ def _item(*values: Any) -> Any:
 ITEMS = "{ items { id count price colour note required tags doubled } }"
 
 
-def _answer(schema: strawberry.Schema) -> tuple[Any, list[tuple[str, Any]]]:
-    result = schema.execute_sync(ITEMS)
+def _answer(schema: strawberry.Schema, query: str = ITEMS) -> tuple[Any, list[tuple[str, Any]]]:
+    result = schema.execute_sync(query)
     return result.data, sorted((e.message, e.path) for e in result.errors or [])
 
 
@@ -124,6 +128,9 @@ def test_plain_attributes_complete_as_graphql_core_completes_them() -> None:
     plain = strawberry.Schema(query=ItemsQuery, execution_context_class=PlainFieldsExecutor)
     ordinary = strawberry.Schema(query=ItemsQuery)
     assert _answer(plain) == _answer(ordinary)
+    strict = ITEMS.replace("items", "strictItems")
+    assert _answer(plain, strict) == _answer(ordinary, strict)
+    assert _answer(plain, strict)[0] is None  # a non-null item's error nulls the whole list
     data, errors = _answer(plain)
     assert data == {
         "items": [
