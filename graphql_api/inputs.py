@@ -15,7 +15,14 @@ import msgspec
 import strawberry
 
 from app.schemas.decoding import convert
-from app.schemas.events import EventCreate, EventUpdate, TicketTypeCreate, TimeslotCreate
+from app.schemas.events import (
+    EventCreate,
+    EventUpdate,
+    TicketTypeCreate,
+    TicketTypeUpdate,
+    TimeslotCreate,
+    TimeslotUpdate,
+)
 from app.schemas.orders import OrderCreate, RefundCreate, TicketInput
 from app.schemas.scanners import (
     ScannerCreate,
@@ -58,8 +65,22 @@ UpdateEventInput = input_type(
 CreateTicketTypeInput = input_type(
     TicketTypeCreate, name="CreateTicketTypeInput", extra={"event_id": strawberry.ID}
 )
+UpdateTicketTypeInput = input_type(
+    TicketTypeUpdate,
+    name="UpdateTicketTypeInput",
+    description="Only the fields sent are changed. A new `price` applies to later orders; a new "
+    "`swappable` also to the ticket type's tickets that are not cancelled.",
+    extra={"id": strawberry.ID},
+)
 CreateTimeslotInput = input_type(
     TimeslotCreate, name="CreateTimeslotInput", extra={"event_id": strawberry.ID}
+)
+UpdateTimeslotInput = input_type(
+    TimeslotUpdate,
+    name="UpdateTimeslotInput",
+    description="Only the fields sent are changed; a sent `ticketTypeIds` replaces the list. "
+    "`totalAvailable` may not go below the tickets sold (CONFLICT).",
+    extra={"id": strawberry.ID},
 )
 OrderTicketInput = input_type(
     TicketInput,
@@ -108,4 +129,14 @@ class OrderIdInput:
 
 @strawberry.input
 class TicketIdInput:
+    id: strawberry.ID
+
+
+@strawberry.input
+class TicketTypeIdInput:
+    id: strawberry.ID
+
+
+@strawberry.input
+class TimeslotIdInput:
     id: strawberry.ID

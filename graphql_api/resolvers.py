@@ -12,7 +12,14 @@ import strawberry
 
 from app.ids import parse_id
 from app.resources import Resource
-from app.schemas.events import EventCreate, EventUpdate, TicketTypeCreate, TimeslotCreate
+from app.schemas.events import (
+    EventCreate,
+    EventUpdate,
+    TicketTypeCreate,
+    TicketTypeUpdate,
+    TimeslotCreate,
+    TimeslotUpdate,
+)
 from app.schemas.orders import OrderCreate, RefundCreate
 from app.schemas.scanners import (
     ScannerCreate,
@@ -51,9 +58,13 @@ from graphql_api.inputs import (
     PlaceOrderInput,
     RefundOrderInput,
     TicketIdInput,
+    TicketTypeIdInput,
+    TimeslotIdInput,
     UpdateEventInput,
     UpdateScannerInput,
     UpdateScannerProfileInput,
+    UpdateTicketTypeInput,
+    UpdateTimeslotInput,
     UpdateWebhookInput,
     to_struct,
 )
@@ -62,6 +73,7 @@ from graphql_api.scanner_types import Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import field, mutation
 from graphql_api.types import (
     After,
+    Deleted,
     Event,
     Limit,
     Offset,
@@ -365,6 +377,44 @@ class Mutation:
         event_id = parse_id(input.event_id, "event_id")
         data = to_struct(input, TimeslotCreate, exclude=("event_id",))
         return await timeslots.create_timeslot(principal_of(info), event_id, data)
+
+    @mutation(
+        ticket_types.update_ticket_type,
+        "Only the fields sent are changed. A new `price` applies to later orders; a new "
+        "`swappable` also to the ticket type's tickets that are not cancelled.",
+    )
+    async def update_ticket_type(
+        self, info: Info, input: UpdateTicketTypeInput
+    ) -> TicketType | None:
+        ticket_type_id = parse_id(input.id, "id")
+        data = to_struct(input, TicketTypeUpdate, exclude=("id",))
+        return await ticket_types.update_ticket_type(principal_of(info), ticket_type_id, data)
+
+    @mutation(
+        ticket_types.delete_ticket_type,
+        "CONFLICT when tickets of it were ordered (cancelled ones too), when a scanner profile "
+        "names it, or when it is the only ticket type a timeslot sells; the message says which.",
+    )
+    async def delete_ticket_type(self, info: Info, input: TicketTypeIdInput) -> Deleted | None:
+        return await ticket_types.delete_ticket_type(principal_of(info), parse_id(input.id, "id"))
+
+    @mutation(
+        timeslots.update_timeslot,
+        "Only the fields sent are changed; CONFLICT when `totalAvailable` would go below the "
+        "tickets sold.",
+    )
+    async def update_timeslot(self, info: Info, input: UpdateTimeslotInput) -> Timeslot | None:
+        timeslot_id = parse_id(input.id, "id")
+        data = to_struct(input, TimeslotUpdate, exclude=("id",))
+        return await timeslots.update_timeslot(principal_of(info), timeslot_id, data)
+
+    @mutation(
+        timeslots.delete_timeslot,
+        "CONFLICT when orders were placed for it (cancelled ones too) or when a scanner profile "
+        "names it; the message says which.",
+    )
+    async def delete_timeslot(self, info: Info, input: TimeslotIdInput) -> Deleted | None:
+        return await timeslots.delete_timeslot(principal_of(info), parse_id(input.id, "id"))
 
     @mutation(
         orders.place_order,

@@ -120,6 +120,11 @@ class Event:
         return await loaders_of(info).pages(ORDERS, "event_id").load((self.id, args))
 
 
+@record_type(event_records.Deleted, description="The row `id` is gone.")
+class Deleted:
+    pass
+
+
 @record_type(event_records.TicketType)
 class TicketType:
     @field(EVENTS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litestar import Controller, get, patch, post
+from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
@@ -10,13 +10,16 @@ from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.schemas.events import (
+    Deleted,
     Event,
     EventCreate,
     EventUpdate,
     TicketType,
     TicketTypeCreate,
+    TicketTypeUpdate,
     Timeslot,
     TimeslotCreate,
+    TimeslotUpdate,
 )
 from app.services import events, ticket_types, timeslots
 from rest.docs import IdPath, operation
@@ -105,6 +108,52 @@ class EventController(Controller):
             principal, parse_id(event_id, "event_id"), data
         )
 
+    @patch(
+        "/{event_id:str}/ticket_types/{ticket_type_id:str}",
+        **operation(
+            "Update a ticket type",
+            service=ticket_types.update_ticket_type,
+            errors=(400, 403, 404, 413, 415),
+            text="Only the fields sent are changed. A new `price` applies to orders placed from "
+            "then on; a new `swappable` also applies to the ticket type's tickets that are not "
+            "cancelled (their `updated_at` moves).",
+        ),
+    )
+    async def update_ticket_type(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: IdPath,
+        ticket_type_id: IdPath,
+        data: JSONBody[TicketTypeUpdate],
+    ) -> TicketType:
+        return await ticket_types.update_ticket_type(
+            principal,
+            parse_id(ticket_type_id, "ticket_type_id"),
+            data,
+            event_id=parse_id(event_id, "event_id"),
+        )
+
+    @delete(
+        "/{event_id:str}/ticket_types/{ticket_type_id:str}",
+        status_code=200,
+        **operation(
+            "Delete a ticket type",
+            service=ticket_types.delete_ticket_type,
+            errors=(400, 403, 404, 409),
+            text="409 when tickets of it were ordered (cancelled ones too), when a scanner "
+            "profile names it, or when it is the only ticket type a timeslot sells; the "
+            "problem's `detail` says which.",
+        ),
+    )
+    async def delete_ticket_type(
+        self, principal: NamedDependency[Principal], event_id: IdPath, ticket_type_id: IdPath
+    ) -> Deleted:
+        return await ticket_types.delete_ticket_type(
+            principal,
+            parse_id(ticket_type_id, "ticket_type_id"),
+            event_id=parse_id(event_id, "event_id"),
+        )
+
     @get(
         "/{event_id:str}/timeslots",
         **operation(
@@ -140,3 +189,48 @@ class EventController(Controller):
         data: JSONBody[TimeslotCreate],
     ) -> Timeslot:
         return await timeslots.create_timeslot(principal, parse_id(event_id, "event_id"), data)
+
+    @patch(
+        "/{event_id:str}/timeslots/{timeslot_id:str}",
+        **operation(
+            "Update a timeslot",
+            service=timeslots.update_timeslot,
+            errors=(400, 403, 404, 409, 413, 415),
+            text="Only the fields sent are changed; a sent `ticket_type_ids` replaces the list "
+            "(it governs new orders). 409 when `total_available` would go below the tickets "
+            "sold.",
+        ),
+    )
+    async def update_timeslot(
+        self,
+        principal: NamedDependency[Principal],
+        event_id: IdPath,
+        timeslot_id: IdPath,
+        data: JSONBody[TimeslotUpdate],
+    ) -> Timeslot:
+        return await timeslots.update_timeslot(
+            principal,
+            parse_id(timeslot_id, "timeslot_id"),
+            data,
+            event_id=parse_id(event_id, "event_id"),
+        )
+
+    @delete(
+        "/{event_id:str}/timeslots/{timeslot_id:str}",
+        status_code=200,
+        **operation(
+            "Delete a timeslot",
+            service=timeslots.delete_timeslot,
+            errors=(400, 403, 404, 409),
+            text="409 when orders were placed for it (cancelled ones too) or when a scanner "
+            "profile names it; the problem's `detail` says which.",
+        ),
+    )
+    async def delete_timeslot(
+        self, principal: NamedDependency[Principal], event_id: IdPath, timeslot_id: IdPath
+    ) -> Deleted:
+        return await timeslots.delete_timeslot(
+            principal,
+            parse_id(timeslot_id, "timeslot_id"),
+            event_id=parse_id(event_id, "event_id"),
+        )

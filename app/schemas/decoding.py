@@ -74,3 +74,12 @@ def convert(data: Any, target: type[T]) -> T:
         raise invalid_input(error) from None
     except RecursionError:
         raise InvalidInput(NESTED_TOO_DEEPLY) from None
+
+
+def sent(data: msgspec.Struct) -> dict[str, Any]:
+    """The fields of a PATCH body that were sent (those left ``msgspec.UNSET`` were not)."""
+    return {
+        field: getattr(data, field)
+        for field in data.__struct_fields__
+        if getattr(data, field) is not msgspec.UNSET
+    }

@@ -14,6 +14,7 @@ from app.schemas.text import NO_NUL
 Title = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
 Description = Annotated[str, msgspec.Meta(max_length=10_000, pattern=NO_NUL)]
 Location = Annotated[str, msgspec.Meta(max_length=500, pattern=NO_NUL)]
+Capacity = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
 
 
 class Event(msgspec.Struct):
@@ -63,6 +64,16 @@ class TicketTypeCreate(msgspec.Struct, forbid_unknown_fields=True):
     swappable: bool = False
 
 
+class TicketTypeUpdate(msgspec.Struct, forbid_unknown_fields=True):
+    """PATCH body: only the fields sent are changed. A new ``price`` applies to orders placed from
+    then on; a new ``swappable`` also applies to the ticket type's tickets that are not cancelled
+    (they inherit it)."""
+
+    name: Title | msgspec.UnsetType = msgspec.UNSET
+    price: Amount | msgspec.UnsetType = msgspec.UNSET
+    swappable: bool | msgspec.UnsetType = msgspec.UNSET
+
+
 class Timeslot(msgspec.Struct):
     id: UUID
     title: str
@@ -76,5 +87,23 @@ class TimeslotCreate(msgspec.Struct, forbid_unknown_fields=True):
     title: Title
     starts_at: datetime
     ends_at: datetime
-    total_available: Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
+    total_available: Capacity
     ticket_type_ids: list[UUID] = []
+
+
+class TimeslotUpdate(msgspec.Struct, forbid_unknown_fields=True):
+    """PATCH body: only the fields sent are changed; a sent ``ticket_type_ids`` replaces the old
+    list. ``total_available`` may not go below the tickets sold (409)."""
+
+    title: Title | msgspec.UnsetType = msgspec.UNSET
+    starts_at: datetime | msgspec.UnsetType = msgspec.UNSET
+    ends_at: datetime | msgspec.UnsetType = msgspec.UNSET
+    total_available: Capacity | msgspec.UnsetType = msgspec.UNSET
+    ticket_type_ids: list[UUID] | msgspec.UnsetType = msgspec.UNSET
+
+
+class Deleted(msgspec.Struct):
+    """The answer to a delete: the id of the row that is gone."""
+
+    id: UUID
+    deleted: bool

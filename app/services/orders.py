@@ -35,6 +35,7 @@ from app.services.outbox import record_event
 from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
 from db.counts import Counts
+from db.locks import locked
 from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
 from db.tables import Order as OrderTable
 from db.transactions import transaction
@@ -89,16 +90,19 @@ async def _sellable_ticket_types(
     """The wanted ticket types, checked to be sold for the timeslot.
 
     A timeslot that lists ticket types sells only those; one that lists none sells every ticket
-    type of its event.
+    type of its event. The rows stay share-locked until the order commits, so a ticket type
+    cannot be deleted under it, nor its price or ``swappable`` change between this read and the
+    tickets that copy them (``app.services.ticket_types``).
     """
     types = {
         row["id"]: row
-        for row in await TicketType.select(
-            TicketType.id, TicketType.price, TicketType.swappable
-        ).where(
-            TicketType.id.is_in(list(wanted)),
-            TicketType.organization_id == organization_id,
-            TicketType.event_id == event_id,
+        for row in await locked(
+            TicketType.select(TicketType.id, TicketType.price, TicketType.swappable).where(
+                TicketType.id.is_in(list(wanted)),
+                TicketType.organization_id == organization_id,
+                TicketType.event_id == event_id,
+            ),
+            "SHARE",
         )
     }
     linked = {
@@ -128,6 +132,8 @@ async def _claim_capacity(organization_id: UUID, timeslot_id: UUID, count: int) 
         row = await Timeslot.select(Timeslot.sold, Timeslot.total_available).where(
             Timeslot.id == timeslot_id
         )
+        if not row:  # deleted since it was read (app.services.timeslots.delete_timeslot)
+            raise NotFound.resource("timeslot", timeslot_id)
         left = max(row[0]["total_available"] - row[0]["sold"], 0) if row else 0
         raise Conflict(f"The timeslot has {left} tickets left; the order asks for {count}")
 

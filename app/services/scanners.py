@@ -14,14 +14,14 @@ from functools import reduce
 from typing import Any
 from uuid import UUID
 
-import msgspec
 from piccolo.columns import ForeignKey
 from piccolo.table import Table
 
-from app.errors import FieldError, InvalidInput, NotFound
+from app.errors import Conflict, FieldError, InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Resource
+from app.schemas.decoding import sent
 from app.schemas.scanners import (
     Scanner,
     ScannerCreate,
@@ -33,6 +33,7 @@ from app.schemas.scanners import (
 from app.services.lookup import owned_row
 from app.timeutil import require_offset, utcnow
 from db.lists import Row
+from db.locks import locked
 from db.tables import Event, ScannerProfileTarget, TicketType, Timeslot
 from db.tables import Scanner as ScannerTable
 from db.tables import ScannerProfile as ProfileTable
@@ -116,7 +117,7 @@ async def create_scanner(principal: Principal, data: ScannerCreate) -> Scanner:
 
 @requires("scanners.write")
 async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUpdate) -> Scanner:
-    changes = _sent(data)
+    changes = sent(data)
     if changes.get("profile_id") is not None:
         await _require_profile(principal.organization_id, changes["profile_id"])
     if not changes:
@@ -139,14 +140,6 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
 # Scanner profiles
 
 
-def _sent(data: msgspec.Struct) -> dict[str, Any]:
-    return {
-        field: getattr(data, field)
-        for field in data.__struct_fields__
-        if getattr(data, field) is not msgspec.UNSET
-    }
-
-
 def _check_window(valid_from: datetime | None, valid_until: datetime | None) -> None:
     if valid_from is not None and valid_until is not None and valid_until < valid_from:
         raise InvalidInput.field("valid_until", "must not be before valid_from")
@@ -154,7 +147,8 @@ def _check_window(valid_from: datetime | None, valid_until: datetime | None) -> 
 
 async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) -> Targets:
     """The sent target lists, deduplicated and sorted as stored lists are read back; ids not in
-    the organization are a 400."""
+    the organization are a 400. Call inside the profile's transaction: the named rows stay locked
+    against deletion until it ends (``refuse_if_profiles_name``)."""
     targets: Targets = {}
     errors: list[FieldError] = []
     for field, ids in lists.items():
@@ -165,8 +159,11 @@ async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) ->
             continue
         known = {
             row["id"]
-            for row in await table.select(table._meta.primary_key).where(
-                table._meta.primary_key.is_in(wanted), table.organization_id == organization_id
+            for row in await locked(
+                table.select(table._meta.primary_key).where(
+                    table._meta.primary_key.is_in(wanted), table.organization_id == organization_id
+                ),
+                "KEY SHARE",
             )
         }
         unknown = [str(i) for i in wanted if i not in known]
@@ -203,10 +200,6 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         None if data.valid_until is None else require_offset(data.valid_until, "valid_until")
     )
     _check_window(valid_from, valid_until)
-    targets = await _check_targets(
-        principal.organization_id,
-        {field: getattr(data, field) for field in TARGETS},
-    )
     now = utcnow()
     row = ProfileTable(
         organization_id=principal.organization_id,
@@ -219,6 +212,10 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         updated_at=now,
     )
     async with transaction():
+        targets = await _check_targets(
+            principal.organization_id,
+            {field: getattr(data, field) for field in TARGETS},
+        )
         await row.save()
         await _replace_targets(row.id, targets)
     return to_record(ScannerProfile, _with_targets(row.to_dict(), targets))
@@ -230,17 +227,15 @@ async def update_profile(
 ) -> ScannerProfile:
     """Change the sent fields with one conditional UPDATE; the merged window is checked on the
     returned row, and a bad one rolls the change back."""
-    changes = _sent(data)
+    changes = sent(data)
     for field in ("valid_from", "valid_until"):
         if changes.get(field) is not None:
             changes[field] = require_offset(changes[field], field)
     _check_window(changes.get("valid_from"), changes.get("valid_until"))
-    targets = await _check_targets(
-        principal.organization_id,
-        {field: changes.pop(field) for field in TARGETS if field in changes},
-    )
+    lists = {field: changes.pop(field) for field in TARGETS if field in changes}
     changes["updated_at"] = utcnow()
     async with transaction():
+        targets = await _check_targets(principal.organization_id, lists)
         updated = (
             await ProfileTable.update(changes)
             .where(
@@ -256,3 +251,31 @@ async def update_profile(
         await _replace_targets(profile_id, targets)
         current = (await targets_of([profile_id]))[profile_id]
     return to_record(ScannerProfile, _with_targets(row, current))
+
+
+async def refuse_if_profiles_name(field: str, target_id: UUID, kind: str) -> None:
+    """A 409 naming the profiles whose ``field`` list holds ``target_id``.
+
+    Deleting the row would cascade its target rows away, and a profile restricted to it would be
+    left with an empty list: one that admits everything. So a row a profile names is deleted only
+    after the profile stops naming it. Call after locking the row (``db.locks``): a profile
+    update adding it waits for that lock (``_check_targets``)."""
+    column = TARGETS[field][1]
+    rows = (
+        await ProfileTable.select(ProfileTable.id, ProfileTable.name)
+        .where(
+            ProfileTable.id.is_in(
+                ScannerProfileTarget.select(ScannerProfileTarget.profile_id).where(
+                    column == target_id
+                )
+            )
+        )
+        .order_by(ProfileTable.name)
+    )
+    if rows:
+        names = ", ".join(f"{row['name']!r} ({row['id']})" for row in rows)
+        raise Conflict(
+            f"Scanner profiles {names} name this {kind} in their {field}; remove it there first "
+            f"(deleting it would take it out of their lists, and a list left empty admits every "
+            f"{kind})"
+        )

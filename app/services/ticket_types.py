@@ -1,18 +1,33 @@
-"""Ticket types of an event (scopes events.read / events.write)."""
+"""Ticket types of an event (scopes events.read / events.write).
+
+A ticket type is deleted only while nothing has been ordered of it, no scanner profile names it
+and it is not the last ticket type a timeslot sells (its links would cascade away and turn
+"sells only this" into "sells everything"). The deletion first locks the row: an order in flight
+holds a share lock on the ticket types it sells (``app.services.orders``), so the checks after the
+lock see every order that got there first, and an order that comes later waits and then finds
+the ticket type gone.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 from uuid import UUID
 
+from app.errors import Conflict, NotFound
 from app.money import amount
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource
-from app.schemas.events import TicketType, TicketTypeCreate
+from app.schemas.decoding import sent
+from app.schemas.events import Deleted, TicketType, TicketTypeCreate, TicketTypeUpdate
 from app.services.events import require_event
-from db.tables import Event
+from app.services.scanners import refuse_if_profiles_name
+from app.timeutil import utcnow
+from db.locks import Strength, locked
+from db.tables import Event, Ticket
 from db.tables import TicketType as TicketTypeTable
+from db.tables import Timeslot as TimeslotTable
+from db.transactions import transaction
 
 TICKET_TYPES = Resource(
     table=TicketTypeTable,
@@ -40,14 +55,110 @@ async def create_ticket_type(
     return to_record(TicketType, row.to_dict())
 
 
+def _owned(principal: Principal, ticket_type_id: UUID, event_id: UUID | None) -> list[Any]:
+    """The conditions naming the caller's ticket type (of ``event_id`` when given)."""
+    where = [
+        TicketTypeTable.id == ticket_type_id,
+        TicketTypeTable.organization_id == principal.organization_id,
+    ]
+    if event_id is not None:
+        where.append(TicketTypeTable.event_id == event_id)
+    return where
+
+
+@requires("events.write")
+async def update_ticket_type(
+    principal: Principal,
+    ticket_type_id: UUID,
+    data: TicketTypeUpdate,
+    *,
+    event_id: UUID | None = None,
+) -> TicketType:
+    """Change the sent fields with one conditional UPDATE. A new ``swappable`` is inherited by
+    the ticket type's tickets that are not cancelled (their ``updated_at`` moves, so devices
+    syncing with ``updated_since`` see it); a new ``price`` applies to later orders only."""
+    changes = sent(data)
+    if "price" in changes:
+        changes["price"] = amount(changes["price"], "price")
+    where = _owned(principal, ticket_type_id, event_id)
+    async with transaction():
+        if changes:
+            rows = (
+                await TicketTypeTable.update(changes)
+                .where(*where)
+                .returning(*TicketTypeTable.all_columns())
+            )
+        else:
+            rows = await TicketTypeTable.select().where(*where)
+        if not rows:
+            raise NotFound.resource("ticket type", ticket_type_id)
+        if "swappable" in changes:
+            await Ticket.update(
+                {Ticket.swappable: changes["swappable"], Ticket.updated_at: utcnow()}
+            ).where(
+                Ticket.ticket_type_id == ticket_type_id,
+                Ticket.status != "cancelled",
+                Ticket.swappable != changes["swappable"],
+            )
+    return to_record(TicketType, rows[0])
+
+
+@requires("events.write")
+async def delete_ticket_type(
+    principal: Principal, ticket_type_id: UUID, *, event_id: UUID | None = None
+) -> Deleted:
+    """Delete a ticket type nothing was ordered of; 409 naming why otherwise (see the module)."""
+    async with transaction():
+        found = await locked(
+            TicketTypeTable.select(TicketTypeTable.id).where(
+                *_owned(principal, ticket_type_id, event_id)
+            ),
+            "UPDATE",
+        )
+        if not found:
+            raise NotFound.resource("ticket type", ticket_type_id)
+        ordered = await Ticket.count().where(Ticket.ticket_type_id == ticket_type_id)
+        if ordered:
+            raise Conflict(
+                f"{ordered} tickets of this ticket type were ordered (cancelled ones count: "
+                "they belong to orders); it cannot be deleted"
+            )
+        await refuse_if_profiles_name("ticket_type_ids", ticket_type_id, "ticket type")
+        only_type_of = await _timeslots_selling_only(ticket_type_id)
+        if only_type_of:
+            raise Conflict(
+                "It is the only ticket type of timeslots "
+                f"{', '.join(only_type_of)}; deleting it would let them sell every ticket type "
+                "of the event. Change their ticket_type_ids first"
+            )
+        await TicketTypeTable.delete().where(TicketTypeTable.id == ticket_type_id)
+    return Deleted(id=ticket_type_id, deleted=True)
+
+
+async def _timeslots_selling_only(ticket_type_id: UUID) -> list[str]:
+    """Titles and ids of the timeslots whose list of ticket types is just this one."""
+    rows = await TimeslotTable.raw(
+        "SELECT t.id, t.title FROM timeslot_ticket_types l "
+        "JOIN timeslots t ON t.id = l.timeslot_id "
+        "WHERE l.ticket_type_id = {} AND NOT EXISTS (SELECT 1 FROM timeslot_ticket_types o "
+        "WHERE o.timeslot_id = l.timeslot_id AND o.ticket_type_id <> l.ticket_type_id) "
+        "ORDER BY t.title, t.id",
+        ticket_type_id,
+    )
+    return [f"{row['title']!r} ({row['id']})" for row in rows]
+
+
 async def ticket_types_by_id(
-    organization_id: UUID, ticket_type_ids: list[UUID]
+    organization_id: UUID, ticket_type_ids: list[UUID], *, lock: Strength | None = None
 ) -> dict[UUID, dict[str, Any]]:
-    """Rows of the given ticket types of one organization, keyed by id (one statement)."""
+    """Rows of the given ticket types of one organization, keyed by id (one statement). With
+    ``lock`` (inside a transaction) the rows are locked until it ends, so a deletion (and with
+    ``SHARE`` an update) of them waits for it."""
     if not ticket_type_ids:
         return {}
-    rows = await TicketTypeTable.select().where(
+    query = TicketTypeTable.select().where(
         TicketTypeTable.id.is_in(list(set(ticket_type_ids))),
         TicketTypeTable.organization_id == organization_id,
     )
+    rows = await (query if lock is None else locked(query, lock))
     return {row["id"]: row for row in rows}

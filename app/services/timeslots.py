@@ -1,24 +1,35 @@
 """Timeslots of an event and the ticket types sold for them (scopes events.read / events.write).
 
 ``total_available`` is the capacity. Selling against it is the orders service's job, through a
-single conditional UPDATE of ``sold``.
+single conditional UPDATE of ``sold``; lowering it is one conditional UPDATE too
+(``... WHERE sold <= new capacity``), so an order and a change of capacity are ordered by the
+row's lock and neither can slip past the other's check.
+
+A timeslot is deleted only while no order was placed for it (orders are never deleted with it)
+and no scanner profile names it (a profile restricted to it would be left admitting every
+timeslot). The deletion locks the row first: an order in flight holds it (its capacity claim), so
+the checks after the lock see every order that got there first, and a later one finds it gone.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 from uuid import UUID
 
-from app.errors import InvalidInput
+from app.errors import Conflict, InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource, since, until
-from app.schemas.events import Timeslot, TimeslotCreate
+from app.schemas.decoding import sent
+from app.schemas.events import Deleted, Timeslot, TimeslotCreate, TimeslotUpdate
 from app.services.events import require_event
+from app.services.scanners import refuse_if_profiles_name
 from app.services.ticket_types import ticket_types_by_id
 from app.timeutil import require_offset
 from db.lists import Row
-from db.tables import Event, TimeslotTicketType
+from db.locks import locked
+from db.tables import Event, Order, TimeslotTicketType
 from db.tables import Timeslot as TimeslotTable
 from db.transactions import transaction
 
@@ -65,21 +76,46 @@ TIMESLOTS = Resource(
 )
 
 
-@requires("events.write")
-async def create_timeslot(principal: Principal, event_id: UUID, data: TimeslotCreate) -> Timeslot:
-    starts_at = require_offset(data.starts_at, "starts_at")
-    ends_at = require_offset(data.ends_at, "ends_at")
+def _check_period(starts_at: Any, ends_at: Any) -> None:
     if ends_at < starts_at:
         raise InvalidInput.field("ends_at", "must not be before starts_at")
-    await require_event(principal, event_id)
-    wanted = list(dict.fromkeys(data.ticket_type_ids))
-    found = await ticket_types_by_id(principal.organization_id, wanted)
+
+
+async def _check_ticket_types(
+    organization_id: UUID, event_id: UUID, ticket_type_ids: list[UUID]
+) -> list[UUID]:
+    """The sent ticket types, deduplicated, each of the timeslot's event (else a 400) and locked
+    against deletion until the transaction ends (``app.services.ticket_types``)."""
+    wanted = list(dict.fromkeys(ticket_type_ids))
+    found = await ticket_types_by_id(organization_id, wanted, lock="KEY SHARE")
     strangers = [str(i) for i in wanted if i not in found or found[i]["event_id"] != event_id]
     if strangers:
         raise InvalidInput.field(
             "ticket_type_ids", f"not ticket types of this event: {', '.join(strangers)}"
         )
+    return wanted
+
+
+async def _link(timeslot_id: UUID, ticket_type_ids: list[UUID]) -> None:
+    if ticket_type_ids:
+        await TimeslotTicketType.insert(
+            *[
+                TimeslotTicketType(timeslot_id=timeslot_id, ticket_type_id=i)
+                for i in ticket_type_ids
+            ]
+        )
+
+
+@requires("events.write")
+async def create_timeslot(principal: Principal, event_id: UUID, data: TimeslotCreate) -> Timeslot:
+    starts_at = require_offset(data.starts_at, "starts_at")
+    ends_at = require_offset(data.ends_at, "ends_at")
+    _check_period(starts_at, ends_at)
+    await require_event(principal, event_id)
     async with transaction():
+        wanted = await _check_ticket_types(
+            principal.organization_id, event_id, data.ticket_type_ids
+        )
         row = TimeslotTable(
             organization_id=principal.organization_id,
             event_id=event_id,
@@ -89,8 +125,91 @@ async def create_timeslot(principal: Principal, event_id: UUID, data: TimeslotCr
             total_available=data.total_available,
         )
         await row.save()
-        if wanted:
-            await TimeslotTicketType.insert(
-                *[TimeslotTicketType(timeslot_id=row.id, ticket_type_id=i) for i in wanted]
-            )
+        await _link(row.id, wanted)
     return to_record(Timeslot, {**row.to_dict(), "ticket_type_ids": sorted(wanted)})
+
+
+@requires("events.write")
+async def update_timeslot(
+    principal: Principal,
+    timeslot_id: UUID,
+    data: TimeslotUpdate,
+    *,
+    event_id: UUID | None = None,
+) -> Timeslot:
+    """Change the sent fields with one conditional UPDATE: a ``total_available`` below the
+    tickets sold matches no row and is a 409; the merged period is checked on the returned row
+    (a bad one rolls the change back). A sent ``ticket_type_ids`` replaces the list; tickets
+    already sold keep their ticket type whatever the list says (it governs new orders)."""
+    changes = sent(data)
+    for field in ("starts_at", "ends_at"):
+        if field in changes:
+            changes[field] = require_offset(changes[field], field)
+    if "starts_at" in changes and "ends_at" in changes:
+        _check_period(changes["starts_at"], changes["ends_at"])
+    ticket_type_ids = changes.pop("ticket_type_ids", None)
+    where = [
+        TimeslotTable.id == timeslot_id,
+        TimeslotTable.organization_id == principal.organization_id,
+    ]
+    if event_id is not None:
+        where.append(TimeslotTable.event_id == event_id)
+    async with transaction():
+        capacity = changes.get("total_available")
+        if changes:
+            query = TimeslotTable.update(changes).where(
+                *where, *([] if capacity is None else [TimeslotTable.sold <= capacity])
+            )
+            rows = await query.returning(*TimeslotTable.all_columns())
+        else:
+            rows = await TimeslotTable.select().where(*where)
+        if not rows:
+            await _refuse_capacity(where, capacity, timeslot_id)
+        row = rows[0]
+        _check_period(row["starts_at"], row["ends_at"])
+        if ticket_type_ids is not None:
+            wanted = await _check_ticket_types(
+                principal.organization_id, row["event_id"], ticket_type_ids
+            )
+            await TimeslotTicketType.delete().where(TimeslotTicketType.timeslot_id == timeslot_id)
+            await _link(timeslot_id, wanted)
+        linked = await ticket_type_ids_of([timeslot_id])
+    return to_record(Timeslot, {**row, "ticket_type_ids": linked[timeslot_id]})
+
+
+async def _refuse_capacity(where: list[Any], capacity: int | None, timeslot_id: UUID) -> None:
+    """Why a timeslot update matched no row: not the caller's (404), or the capacity asked for is
+    below what is sold (409)."""
+    current = await TimeslotTable.select(TimeslotTable.sold).where(*where).first()
+    if current is None:
+        raise NotFound.resource("timeslot", timeslot_id)
+    raise Conflict(
+        f"{current['sold']} tickets of this timeslot are sold; total_available cannot be "
+        f"lowered to {capacity} (cancel tickets first, or keep it at {current['sold']} or more)"
+    )
+
+
+@requires("events.write")
+async def delete_timeslot(
+    principal: Principal, timeslot_id: UUID, *, event_id: UUID | None = None
+) -> Deleted:
+    """Delete a timeslot no order was placed for; 409 naming why otherwise (see the module)."""
+    where = [
+        TimeslotTable.id == timeslot_id,
+        TimeslotTable.organization_id == principal.organization_id,
+    ]
+    if event_id is not None:
+        where.append(TimeslotTable.event_id == event_id)
+    async with transaction():
+        found = await locked(TimeslotTable.select(TimeslotTable.sold).where(*where), "UPDATE")
+        if not found:
+            raise NotFound.resource("timeslot", timeslot_id)
+        ordered = await Order.count().where(Order.event_timeslot_id == timeslot_id)
+        if ordered:
+            raise Conflict(
+                f"{ordered} orders were placed for this timeslot ({found[0]['sold']} tickets "
+                "sold, cancelled orders count: they are kept); it cannot be deleted"
+            )
+        await refuse_if_profiles_name("timeslot_ids", timeslot_id, "timeslot")
+        await TimeslotTable.delete().where(TimeslotTable.id == timeslot_id)
+    return Deleted(id=timeslot_id, deleted=True)

@@ -1,0 +1,23 @@
+"""Row locks that order a change against concurrent ones (PostgreSQL).
+
+On SQLite a write transaction holds the database's write lock for its whole length, so the rows
+need no lock of their own and the query is left as it is (SQLite has no ``FOR ...`` clause).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeVar
+
+from piccolo.query import Select
+
+Strength = Literal["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
+
+Q = TypeVar("Q", bound=Select)
+
+
+def locked(query: Q, strength: Strength) -> Q:
+    """``query`` with ``FOR <strength>`` of its table's rows, on PostgreSQL."""
+    table = query.table
+    if table._meta.db.engine_type == "sqlite":
+        return query
+    return query.lock_rows(strength, of=(table,))
