@@ -14,7 +14,7 @@ from piccolo.engine.base import Engine
 
 from app.services import idempotency
 from app.timeutil import utcnow
-from db.tables import Order, OutboxEvent, Timeslot
+from db.tables import Order, OutboxEvent, Scan, Timeslot
 from tests.statements import count_statements
 from tests.support import (
     Tenant,
@@ -23,6 +23,7 @@ from tests.support import (
     gql_data,
     key_for,
     ok,
+    open_door,
     operation,
     problem,
 )
@@ -414,3 +415,25 @@ async def test_the_document_states_the_key_on_every_authenticated_post_and_patch
             else:
                 assert "Idempotency-Key" not in names, (method, path)
     assert covered >= 20
+
+
+async def test_a_repeated_scan_logs_one_attempt_and_one_event(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A door app retrying a scan (``POST /scans``, and the batch) with its key: one scan log
+    entry and one ``ticket.scanned`` each, the first result answered again."""
+    door = await open_door(client, tenant, tickets=2)
+    first_code, second_code = (ticket["scannable_code"] for ticket in door.tickets)
+    scan = {"scannable_code": first_code, "scanner_id": door.scanner["id"]}
+    batch = {
+        "scanner_id": door.scanner["id"],
+        "scans": [{"scannable_code": second_code, "nonce": "n1"}],
+    }
+    for path, body, key in (("/scans", scan, "scan"), ("/scans/batch", batch, "batch")):
+        headers = keyed(tenant.headers, key)
+        first = await client.post(path, json=body, headers=headers)
+        assert first.status_code == 200, first.text
+        again = await client.post(path, json=body, headers=headers)
+        assert again.headers["idempotent-replayed"] == "true" and again.content == first.content
+    assert await Scan.count().where(Scan.organization_id == tenant.org_id) == 2
+    assert await events_of(tenant, "ticket.scanned") == 2
