@@ -381,3 +381,19 @@ async def test_graphql_scan_tickets_gives_the_rest_results(
     )
     [error] = body["errors"]
     assert [e["field"] for e in error["extensions"]["errors"]] == ["scans[3].nonce"]
+
+
+async def test_a_batch_with_an_idempotency_key_is_replayed_whole(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """The idempotency key (CONTRACT.md section 10) and the nonces agree: the second request is
+    the stored answer, marked replayed, and nothing runs again."""
+    door = await door_at(client, tenant, now() - HOUR, now() + HOUR, tickets=2)
+    scans = [{"ticket_id": t["id"], "nonce": f"k-{t['id']}"} for t in door.tickets]
+    headers = {**tenant.headers, "Idempotency-Key": f"batch-{uuid.uuid4()}"}
+    first = await client.post("/scans/batch", json={"scans": scans}, headers=headers)
+    again = await client.post("/scans/batch", json={"scans": scans}, headers=headers)
+    assert ok(again) == ok(first) and again.headers.get("Idempotent-Replayed") == "true"
+    assert [r["status"] for r in ok(first)["results"]] == ["valid", "valid"]
+    assert [len(await scan_log(tenant, t["id"])) for t in door.tickets] == [1, 1]
+    assert len(await scanned_events(tenant)) == 2
