@@ -35,10 +35,16 @@ from rest.http import (
     record_allowed_methods,
     require_json_body,
 )
+from rest.idempotency import idempotent_requests
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.observation import ObservedLitestar
-from rest.openapi import declare_closed_inputs, declare_metadata_value, openapi_config
+from rest.openapi import (
+    declare_closed_inputs,
+    declare_idempotency_keys,
+    declare_metadata_value,
+    openapi_config,
+)
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
@@ -140,7 +146,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
             *dev_idp_routes,
         ],
         lifespan=lifespan,
-        middleware=[MigrationGateMiddleware(gate), bearer_authentication],
+        middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -158,6 +164,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     )
     declare_closed_inputs(application)
     declare_metadata_value(application)
+    declare_idempotency_keys(application)
     declare_csv_exports(application)
     record_allowed_methods(application)
     return application
