@@ -127,6 +127,12 @@ def cmd_user_create(args: argparse.Namespace) -> None:
     _print_json(asyncio.run(_with_database(lambda: add_member(args.org, args.email, args.role))))
 
 
+def cmd_user_set_role(args: argparse.Namespace) -> None:
+    from app.services.organizations import set_role
+
+    _print_json(asyncio.run(_with_database(lambda: set_role(args.org, args.email, args.role))))
+
+
 def cmd_api_key_create(args: argparse.Namespace) -> None:
     from app.services.api_keys import create_api_key
 
@@ -265,6 +271,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="dashboard role: admin reads and changes, member reads (default admin)",
     )
     user_create.set_defaults(handler=cmd_user_create)
+    user_role = user.add_parser("set-role", help="make a member an admin or a reader")
+    user_role.add_argument("--org", required=True, type=_uuid)
+    user_role.add_argument("--email", required=True)
+    user_role.add_argument(
+        "--role", required=True, choices=["admin", "member"], help="admin or member"
+    )
+    user_role.set_defaults(handler=cmd_user_set_role)
 
     key = commands.add_parser("api-key", help="API keys").add_subparsers(
         dest="action", required=True

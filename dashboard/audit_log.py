@@ -34,6 +34,7 @@ ACTIONS = {
     "order.confirm": "confirmed the order of",
     "order.cancel": "cancelled the order of",
     "member.add": "added member",
+    "member.role": "changed the role of",
 }
 VIA = {
     "dashboard": "in the dashboard",

@@ -21,6 +21,7 @@ from app.schemas.scanners import ScannerCreate, ScannerUpdate
 from app.services import audit, orders, overview, scanners, ticket_search
 from app.services.oauth import applications, grants
 from app.services.oauth.clients import create_client
+from app.services.organizations import role_of
 from app.timeutil import utcnow
 from db.tables import OAuthClient, OAuthRefreshToken
 from tests.processes import ticketing
@@ -131,6 +132,31 @@ async def test_the_command_line_is_recorded_as_the_operator(
     assert log[2]["details"] == {"scopes": ["events.read"], "user_email": tenant.email}
     text = msgspec.json.encode(log).decode()
     assert created["key"] not in text and app["client_secret"] not in text
+
+
+async def test_a_role_changed_at_the_command_line_is_recorded(tenant: Tenant) -> None:
+    changed = (
+        await ticketing(
+            "user", "set-role", "--org", str(tenant.org_id), "--email", tenant.email.upper(),
+            "--role", "member",
+        )
+    ).json()  # fmt: skip
+    assert changed["role"] == "member" and changed["email"] == tenant.email
+    assert await role_of(tenant.org_id, tenant.user_id) == "member"
+    await ticketing(
+        "user", "set-role", "--org", str(tenant.org_id), "--email", tenant.email, "--role", "member"
+    )  # unchanged: nothing recorded
+    log = await entries(tenant)
+    assert [(e["action"], e["details"], e["actor_via"]) for e in log[:2]] == [
+        ("member.role", {"role": "member", "was": "admin"}, "cli"),
+        ("api_key.create", {"scopes": log[1]["details"]["scopes"], "user_email": tenant.email},
+         "cli"),
+    ]  # fmt: skip
+    unknown = await ticketing(
+        "user", "set-role", "--org", str(tenant.org_id), "--email", "nobody@example.com",
+        "--role", "admin",
+    )  # fmt: skip
+    assert "No member nobody@example.com" in unknown.failure()
 
 
 async def test_people_read_the_audit_log_and_credentials_do_not(tenant: Tenant) -> None:

@@ -71,6 +71,32 @@ async def add_member(organization_id: UUID, email: str, role: str = "admin") -> 
     return UserRecord(id=user.id, email=user.email, organization_id=organization_id, role=role)
 
 
+async def set_role(organization_id: UUID, email: str, role: str) -> UserRecord:
+    """Make the member with ``email`` an ``admin`` or a ``member``: at once, as the dashboard
+    reads the role on every request. An operator's act (the command line), recorded in the audit
+    log when the role changes."""
+    email = normalize_email(email)
+    if role not in ROLES:
+        raise InvalidInput.field("role", f"must be one of {', '.join(ROLES)}, got {role!r}")
+    async with transaction():
+        row = (
+            await Membership.select(Membership.id, Membership.user_id, Membership.role)
+            .where(Membership.organization_id == organization_id, Membership.user_id.email == email)
+            .first()
+        )
+        if row is None:
+            raise NotFound(f"No member {email} in organization {organization_id}")
+        if row["role"] != role:
+            await Membership.update({Membership.role: role}).where(Membership.id == row["id"])
+            await audit.record(
+                Actor.operator(organization_id),
+                "member.role",
+                Target("member", row["user_id"], email),
+                {"role": role, "was": row["role"]},
+            )
+    return UserRecord(id=row["user_id"], email=email, organization_id=organization_id, role=role)
+
+
 async def member_id(organization_id: UUID, email: str) -> UUID:
     """The id of the member with ``email``, or :class:`NotFound`."""
     email = normalize_email(email)
