@@ -16,12 +16,15 @@ from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
 from app.services.live import serving_hub
+from app.services.oauth.dev_provider import DevProvider
 from app.settings import Settings, get_settings
+from dashboard import dashboard_router, static_router, template_config
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.assets import static_files
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
 from rest.csv_export import declare_csv_exports
+from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
 from rest.http import (
@@ -32,10 +35,16 @@ from rest.http import (
     record_allowed_methods,
     require_json_body,
 )
+from rest.idempotency import idempotent_requests
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.observation import ObservedLitestar
-from rest.openapi import declare_closed_inputs, declare_metadata_value, openapi_config
+from rest.openapi import (
+    declare_closed_inputs,
+    declare_idempotency_keys,
+    declare_metadata_value,
+    openapi_config,
+)
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
@@ -116,6 +125,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         async with serving_hub(settings.redis_url, settings.queue_name):
             yield
 
+    state = State({"settings": settings, "readiness": probe})
+    dev_idp_routes = []
+    if settings.dev_idp_directory is not None:
+        state[PROVIDER_STATE] = DevProvider.from_settings(settings)
+        dev_idp_routes = DEV_IDP_ROUTES
     lifespan = [database, live_updates]
     if settings.metrics:
         lifespan.append(pool_gauges)
@@ -127,9 +141,12 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
             get_healthz,
             get_readyz,
             *([get_metrics] if settings.metrics else []),
+            dashboard_router(),
+            static_router(),
+            *dev_idp_routes,
         ],
         lifespan=lifespan,
-        middleware=[MigrationGateMiddleware(gate), bearer_authentication],
+        middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -139,13 +156,15 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
         cors_config=cors_config(settings.cors_origins),
-        state=State({"settings": settings, "readiness": probe}),
+        state=state,
+        template_config=template_config(),
         logging_config=None,
         access_log=settings.access_log,
         metrics=settings.metrics,
     )
     declare_closed_inputs(application)
     declare_metadata_value(application)
+    declare_idempotency_keys(application)
     declare_csv_exports(application)
     record_allowed_methods(application)
     return application
