@@ -342,8 +342,9 @@ class Resource(Generic[R]):
         sort: str | None = None,
         **filters: Any,
     ) -> dict[UUID, Page[R]]:
-        """The same page of records for each of ``parent_ids`` (two statements, plus the
-        enrichment, however many parents); a parent that is not the caller's gets an empty page."""
+        """The same page of records for each of ``parent_ids`` (one statement on PostgreSQL, two
+        on SQLite, plus the enrichment, however many parents); a parent that is not the caller's
+        gets an empty page."""
         self._allow(principal)
         params = self.params(limit, offset, sort)
         column = self.parents[parent].column
@@ -355,7 +356,7 @@ class Resource(Generic[R]):
             and counts.answers({**narrowed, column: None})
         ):
             counted = lambda within: counts.totals(  # noqa: E731
-                self.table, principal.organization_id, column, within, narrowed
+                principal.organization_id, column, within, narrowed
             )
         found = await lists.fetch_pages(
             self.table,

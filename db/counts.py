@@ -66,25 +66,20 @@ class Counts:
             await table.raw(fold.template, *fold.args)
         return int(found["total"])
 
-    async def totals(
-        self,
-        table: type[Table],
-        organization_id: Any,
-        parent: str,
-        within: QueryString,
-        equalities: Mapping[str, Any],
-    ) -> dict[Any, int]:
-        """One total per ``parent`` value (``within`` selects them)."""
+    def totals(
+        self, organization_id: Any, parent: str, within: QueryString, equalities: Mapping[str, Any]
+    ) -> QueryString:
+        """The statement reading one total per ``parent`` value (``within`` selects them), as
+        rows of ``parent`` and ``total``: a part of the statement of a list's pages
+        (``db.lists.fetch_pages``)."""
         keys = {"organization_id": organization_id, **_keys(equalities)}
         where = " AND ".join([*(f'"{name}" = {{}}' for name in keys), "{}"])
-        query = QueryString(
+        return QueryString(
             f'SELECT "{parent}" AS parent, {self._sum(equalities)} AS total FROM "{self.table}" '
             f'WHERE {where} GROUP BY "{parent}"',
             *keys.values(),
             within,
         )
-        rows = await table.raw(query.template, *query.args)
-        return {row["parent"]: int(row["total"]) for row in rows}
 
     def fold(self, event_id: Any) -> QueryString:
         """The statement folding an event's rows into shard 0 (PostgreSQL; SQLite has only

@@ -5,8 +5,9 @@ page and their count. The rows are whole rows (``SELECT *``), mapped onto record
 (``app/records.py``), so a new column named by a record needs no change here.
 
 For many parents (GraphQL's nested lists), PostgreSQL runs one ``LATERAL`` subquery per parent,
-each an index range scan of exactly one page; SQLite, which has no ``LATERAL``, numbers each
-parent's rows with a window function (fine at the demo's size).
+each an index range scan of exactly one page, in the same statement as the parents' totals;
+SQLite, which has no ``LATERAL``, numbers each parent's rows with a window function (fine at the
+demo's size) and counts in a second statement.
 
 An export (:func:`stream_rows`) reads every matching row in chunks from one statement's cursor,
 so that the memory it takes is one chunk's whatever the number of rows.
@@ -145,12 +146,6 @@ async def fetch_page(
     return rows, int(counted[0]["total"])
 
 
-async def _one(
-    totals: Callable[[QueryString], Awaitable[dict[Any, int]]], parent: str, parent_id: Any
-) -> int:
-    return (await totals(condition(f'"{parent}" = {{}}', parent_id))).get(parent_id, 0)
-
-
 async def fetch_pages(
     table: type[Table],
     parent: str,
@@ -160,71 +155,81 @@ async def fetch_pages(
     limit: int,
     offset: int,
     *,
-    totals: Callable[[QueryString], Awaitable[dict[Any, int]]] | None = None,
+    totals: Callable[[QueryString], QueryString] | None = None,
 ) -> dict[Any, tuple[list[Row], int]]:
     """The same page for each of ``parent_ids`` (rows whose ``parent`` column holds the id), and
-    each parent's count: two statements however many parents there are. ``totals`` (given the
-    condition selecting the parents) reads the counts instead of counting (``db/counts.py``)."""
+    each parent's count, however many parents there are: one statement on PostgreSQL, two on
+    SQLite. ``totals`` (given the condition selecting the parents) is the statement reading the
+    counts instead of counting them (``db/counts.py``)."""
     ids = list(dict.fromkeys(parent_ids))
     if not ids:
         return {}
-    if len(ids) == 1:
-        rows, total = await fetch_page(
-            table,
-            [condition(f'"{parent}" = {{}}', ids[0]), *conditions],
-            order,
-            limit,
-            offset,
-            total=(lambda: _one(totals, parent, ids[0])) if totals else None,
-        )
-        return {ids[0]: (rows, total)}
     name = table._meta.tablename
     where = _all(conditions)
+    within = in_list(parent, ids, table)
+    counted = (
+        totals(within)
+        if totals is not None
+        else QueryString(
+            f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
+            f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
+            within,
+            where,
+        )
+    )
     if _is_postgres(table):
-        rows = await _rows(
-            table,
-            QueryString(
-                f"SELECT page.* FROM unnest({{}}::uuid[]) AS parents(id) CROSS JOIN LATERAL "
-                f'(SELECT * FROM "{name}" WHERE "{parent}" = parents.id AND {{}} '
-                f"ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}) AS page",
-                ids,
-                where,
-                limit,
-                offset,
+        return _pages_by_parent(
+            ids,
+            await _rows(
+                table,
+                QueryString(
+                    f"WITH totals AS ({{}}) "
+                    f'SELECT parents.id AS "parent__", totals.total AS "total__", page.* '
+                    f"FROM unnest({{}}::uuid[]) WITH ORDINALITY AS parents(id, position) "
+                    f"LEFT JOIN totals ON totals.parent = parents.id "
+                    f'LEFT JOIN LATERAL (SELECT * FROM "{name}" WHERE "{parent}" = parents.id '
+                    f"AND {{}} ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}) AS page ON TRUE "
+                    f"ORDER BY parents.position, {order.sql('page')}",
+                    counted,
+                    ids,
+                    where,
+                    limit,
+                    offset,
+                ),
             ),
         )
-    else:
-        rows = await _rows(
-            table,
-            QueryString(
-                f'SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "{parent}" '
-                f'ORDER BY {order.sql()}) AS position__ FROM "{name}" WHERE {{}} AND {{}}) '
-                f"WHERE position__ > {{}} AND position__ <= {{}} ORDER BY position__",
-                in_list(parent, ids, table),
-                where,
-                offset,
-                offset + limit,
-            ),
-        )
-    if totals is not None:
-        found_totals = await totals(in_list(parent, ids, table))
-    else:
-        counts = await _rows(
-            table,
-            QueryString(
-                f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
-                f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
-                in_list(parent, ids, table),
-                where,
-            ),
-        )
-        found_totals = {row["parent"]: int(row["total"]) for row in counts}
+    rows = await _rows(
+        table,
+        QueryString(
+            f'SELECT * FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY "{parent}" '
+            f'ORDER BY {order.sql()}) AS position__ FROM "{name}" WHERE {{}} AND {{}}) '
+            f"WHERE position__ > {{}} AND position__ <= {{}} ORDER BY position__",
+            within,
+            where,
+            offset,
+            offset + limit,
+        ),
+    )
+    found_totals = {row["parent"]: int(row["total"]) for row in await _rows(table, counted)}
     grouped: dict[Any, list[Row]] = {parent_id: [] for parent_id in ids}
     for row in rows:
         grouped[row[parent]].append(row)
     return {
         parent_id: (found, found_totals.get(parent_id, 0)) for parent_id, found in grouped.items()
     }
+
+
+def _pages_by_parent(ids: list[Any], rows: list[Row]) -> dict[Any, tuple[list[Row], int]]:
+    """The rows of the one-statement pages, by parent: each row carries its parent and its
+    parent's total; a parent without a row on its page has one row of nulls."""
+    pages: dict[Any, tuple[list[Row], int]] = {parent_id: ([], 0) for parent_id in ids}
+    for row in rows:
+        parent_id, total = row.pop("parent__"), row.pop("total__")
+        found = pages[parent_id][0]
+        if row["id"] is not None:
+            found.append(row)
+        pages[parent_id] = (found, int(total or 0))
+    return pages
 
 
 async def stream_rows(

@@ -46,8 +46,8 @@ async def test_orders_with_event_timeslot_and_tickets_cost_a_fixed_number_of_sta
         queries = [sql for sql in counter.statements if "pg_advisory_unlock_all" not in sql]
         counts[limit] = len(queries)
     # The credential, the orders page and its count, their events, timeslots and the timeslots'
-    # ticket types, the tickets page and its counts, the tickets' ticket types and orders:
-    # the same for 5 orders as for 25.
+    # ticket types, the tickets pages with their counts (one statement), the tickets' ticket types
+    # and orders: the same for 5 orders as for 25.
     assert counts[5] == counts[25], counts
     assert counts[25] <= 11, "\n".join(sql[:90] for sql in queries)
 
