@@ -14,6 +14,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 import app.schemas
 from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
 from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
+from rest.openapi_names import operation_id
 
 API_VERSION = "1.0.0"
 
@@ -28,6 +29,7 @@ def openapi_config() -> OpenAPIConfig:
             "Errors are RFC 9457 problem details."
         ),
         path="/schema",
+        operation_id_creator=operation_id,
         render_plugins=[
             ScalarRenderPlugin(
                 js_url=vendored(SCALAR, "standalone.js"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 
@@ -32,6 +34,12 @@ class TokenError(msgspec.Struct, omit_defaults=True):
 
     error: str
     error_description: str | None = None
+
+
+class JsonWebKeySet(msgspec.Struct):
+    """RFC 7517 section 5: the public keys that verify access tokens."""
+
+    keys: list[dict[str, Any]]
 
 
 class AuthorizationServerMetadata(msgspec.Struct):
