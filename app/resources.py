@@ -1,14 +1,16 @@
 """The read side of a resource, declared once: its record, scope, sort fields, filters and parents.
 
 Every read of a resource goes through its :class:`Resource`: one record by id (404 when it is not
-the caller's), records by ids (for dataloaders), one page (REST lists and GraphQL root lists) and
-the same page for many parents (GraphQL's nested lists). So a list exists once, whether REST or
-a dataloader asks for it, and its scope, bounds and sort fields are the same everywhere.
+the caller's), records by ids (for dataloaders), one page (REST lists and GraphQL root lists), the
+same page for many parents (GraphQL's nested lists) and every matching record in chunks (exports).
+So a list exists once, whether REST, a dataloader or an export asks for it, and its scope, bounds,
+filters and sort fields are the same everywhere.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -36,6 +38,9 @@ Enrich = Callable[[list[Row]], Awaitable[None]]
 """Adds to a batch of rows what their records need beyond their own columns (one statement)."""
 
 FilterKind = Literal["id", "timestamp", "text", "choice"]
+
+EXPORT_CHUNK_ROWS = 1000
+"""Records per chunk of an export: what one export holds in memory at a time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +174,18 @@ class Resource(Generic[R]):
             found[within[0]] = within[1]
         return found
 
+    async def _within(
+        self, principal: Principal, filters: Mapping[str, Any], within: tuple[str, UUID] | None
+    ) -> list[QueryString]:
+        """The conditions of a list: the filters', and with ``within`` = (parent column, id) the
+        parent's, a 404 when that parent is not the caller's."""
+        conditions = self._conditions(principal, filters)
+        if within is not None:
+            column, parent_id = within
+            await self._require_parent(principal, self.parents[column], parent_id)
+            conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
+        return conditions
+
     async def _records(self, rows: list[Row]) -> list[R]:
         if self.enrich is not None and rows:
             await self.enrich(rows)
@@ -237,13 +254,9 @@ class Resource(Generic[R]):
         ``next_after``) starts the page after that page's last row."""
         principal.require(self.scope)
         params = self.params(limit, offset, sort, after)
-        conditions = self._conditions(principal, filters)
+        conditions = await self._within(principal, filters, within)
         if params.after is not None:
             conditions.append(self._after(params))
-        if within is not None:
-            column, parent_id = within
-            await self._require_parent(principal, self.parents[column], parent_id)
-            conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
         narrowed = self._equalities(filters, within)
         counts, counted = self.counts, None
         if counts is not None and narrowed is not None and counts.answers(narrowed):
@@ -257,6 +270,32 @@ class Resource(Generic[R]):
         more = len(rows) > params.limit if extra else None
         rows = rows[: params.limit]
         return _page(await self._records(rows), total, params, rows, more)
+
+    async def export(
+        self,
+        principal: Principal,
+        *,
+        within: tuple[str, UUID] | None = None,
+        sort: str | None = None,
+        **filters: Any,
+    ) -> AsyncIterator[list[R]]:
+        """Every record of the list :meth:`page` would show, in the page's order, as chunks of
+        at most ``EXPORT_CHUNK_ROWS`` records read from one cursor (no pagination, memory of one
+        chunk whatever the size). Scope, filters and the parent are checked here, before the
+        first record, so that a bad request fails as a whole; close the iterator (``aclose``)
+        when stopping early, which gives the connection back."""
+        principal.require(self.scope)
+        params = self.params(None, None, sort)
+        conditions = await self._within(principal, filters, within)
+        return self._export(conditions, _order(params))
+
+    async def _export(
+        self, conditions: list[QueryString], order: lists.Order
+    ) -> AsyncIterator[list[R]]:
+        rows = lists.stream_rows(self.table, conditions, order, EXPORT_CHUNK_ROWS)
+        async with contextlib.aclosing(rows):
+            async for chunk in rows:
+                yield await self._records(chunk)
 
     async def pages(
         self,

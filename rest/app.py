@@ -21,6 +21,7 @@ from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop
 from rest.assets import static_files
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
+from rest.csv_export import declare_csv_exports
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
 from rest.http import (
@@ -149,5 +150,6 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     declare_metadata_value(application)
     declare_forms(application)
     name_components(application)
+    declare_csv_exports(application)
     record_allowed_methods(application)
     return application

@@ -10,6 +10,7 @@ from litestar.params import PathParameter
 from app.principal import scope_of
 from app.resources import Resource
 from rest.auth import SCOPE_OPT, SERVICE_OPT
+from rest.csv_export import EXPORT_OPT
 from rest.lists import list_dependencies
 from rest.problems import PROBLEM_MEDIA_TYPE, Problem
 
@@ -18,6 +19,7 @@ ERROR_DESCRIPTIONS = {
     401: "Missing, malformed, unknown, revoked or expired credential",
     403: "The credential lacks the required scope",
     404: "No such resource in the caller's organization",
+    406: "`Accept` allows neither application/json nor text/csv",
     409: "Conflicts with the current state",
     413: "Body larger than 1 MiB",
     415: "Body is not JSON",
@@ -49,20 +51,24 @@ def operation(
     service: Any,
     errors: tuple[int, ...] = (),
     text: str = "",
+    export: bool = False,
 ) -> dict[str, Any]:
     """Route keyword arguments from the service operation the route calls: the summary, a
     description naming the operation's declared scope, the problem responses, the scope for the
     guard (``rest.auth.require_route_scope``), and for a list (the service is a
     :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields and
-    filters.
+    filters. ``export``: the list also answers ``Accept: text/csv`` (``rest.csv_export``).
     """
     scope = scope_of(service)
     options: dict[str, Any] = {
         "summary": summary,
         "description": scoped(scope, text),
-        "responses": problems(*errors),
+        "responses": problems(*errors, *((406,) if export else ())),
         "opt": {SERVICE_OPT: service, SCOPE_OPT: scope},
     }
+    if export:
+        assert isinstance(service, Resource), "only a list can be exported"
+        options["opt"][EXPORT_OPT] = service.record
     if isinstance(service, Resource):
         options["dependencies"] = list_dependencies(service)
     return options

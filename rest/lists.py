@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from litestar.di import Provide
 from litestar.params import QueryParameter
 
+from app.errors import FieldError, InvalidInput
 from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT, MAX_OFFSET
 from app.resources import Filter, Resource
 from app.schemas.text import NO_NUL
@@ -40,6 +41,18 @@ class ListQuery:
             "after": self.after,
             **self.filters,
         }
+
+    def export_kwargs(self) -> dict[str, Any]:
+        """The arguments of an export (``Resource.export``): the sort and the filters. An
+        export has every row, so a page parameter is a 400 rather than silently ignored."""
+        paged = [
+            FieldError(name, "not with Accept: text/csv, which exports every row")
+            for name in ("limit", "offset", "after")
+            if getattr(self, name) is not None
+        ]
+        if paged:
+            raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in paged), paged)
+        return {"sort": self.sort, **self.filters}
 
 
 def filter_parameter(key: str, declared: Filter) -> inspect.Parameter:

@@ -113,6 +113,7 @@ def handle_http_error(_: Request[Any, Any, Any], error: HTTPException) -> Respon
         400: ("bad-request", "Bad request"),
         404: ("not-found", "Not found"),
         405: ("method-not-allowed", "Method not allowed"),
+        406: ("not-acceptable", "Not acceptable"),
         413: ("payload-too-large", "Payload too large"),
         415: ("unsupported-media-type", "Unsupported media type"),
         429: ("rate-limited", "Too many requests"),

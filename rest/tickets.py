@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from litestar import get, post
+from litestar import Request, get, post
 from litestar.di import NamedDependency
 
 from app.ids import parse_id
@@ -10,6 +10,7 @@ from app.pagination import Page
 from app.principal import Principal
 from app.schemas.tickets import Ticket
 from app.services import tickets
+from rest.csv_export import csv_stream, negotiate
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
 
@@ -21,15 +22,24 @@ from rest.lists import ListQuery
         "List the tickets of an event",
         service=tickets.TICKETS,
         errors=(400, 403, 404),
-        text="The filters combine (all must match). For sync, poll with `updated_since`.",
+        text="The filters combine (all must match). For sync, poll with `updated_since`. "
+        "With `Accept: text/csv`: every matching ticket as a CSV attachment (no `limit`, "
+        "`offset` or `after`).",
+        export=True,
     ),
 )
 async def list_event_tickets(
-    principal: NamedDependency[Principal], event_id: IdPath, listing: NamedDependency[ListQuery]
+    request: Request,
+    principal: NamedDependency[Principal],
+    event_id: IdPath,
+    listing: NamedDependency[ListQuery],
 ) -> Page[Ticket]:
-    return await tickets.TICKETS.page(
-        principal, within=("event_id", parse_id(event_id, "event_id")), **listing.as_kwargs()
-    )
+    within = ("event_id", parse_id(event_id, "event_id"))
+    # The JSON page is the documented return type; a CSV export returns its own response.
+    if negotiate(request) == "csv":
+        chunks = await tickets.TICKETS.export(principal, within=within, **listing.export_kwargs())
+        return csv_stream(Ticket, chunks, f"event-{within[1]}-tickets.csv")  # type: ignore[return-value]
+    return await tickets.TICKETS.page(principal, within=within, **listing.as_kwargs())
 
 
 @get(
