@@ -36,7 +36,12 @@ from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.oauth_openapi import declare_forms
 from rest.observation import ObservedLitestar
-from rest.openapi import declare_closed_inputs, declare_metadata_value, openapi_config
+from rest.openapi import (
+    declare_closed_inputs,
+    declare_metadata_value,
+    declare_zero_bounds,
+    openapi_config,
+)
 from rest.openapi_names import name_components
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
@@ -147,6 +152,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         metrics=settings.metrics,
     )
     declare_closed_inputs(application)
+    declare_zero_bounds(application)
     declare_metadata_value(application)
     declare_forms(application)
     name_components(application)

@@ -150,3 +150,15 @@ async def test_text_filters_document_the_u0000_they_refuse(
         assert documented[name]["schema"]["pattern"] == "^[^\\x00]*$", name
         response = await client.get(path, params={name: "a\u0000"}, headers=tenant.headers)
         assert problem(response, 400)["errors"][0]["field"] == name
+
+
+def test_patch_bodies_keep_their_bounds_of_zero(document: dict[str, Any]) -> None:
+    """Litestar dropped ``minimum: 0`` from union (UNSET) fields while keeping the maximum."""
+    schemas = document["components"]["schemas"]
+    for name, field in (
+        ("TimeslotUpdate", "total_available"),
+        ("TicketTypeUpdate", "price"),
+        ("ScannerProfileUpdate", "opens_minutes_before_start"),
+        ("ScannerProfileUpdate", "closes_minutes_after_end"),
+    ):
+        assert schemas[name]["properties"][field]["minimum"] == 0, (name, field)
