@@ -91,29 +91,52 @@ async def insert_pending(rows: Sequence[tuple[UUID, UUID, UUID]], now: datetime)
         )
 
 
+HANDED_OUT = "status = 'pending' AND dispatched_at IS NOT NULL AND next_attempt_at > {}"
+"""A delivery handed out (queued or in flight) whose lease still runs (``deliveries_handed_out``
+index); one whose lease ran out was lost, and is due again."""
+
+
 async def take_due(
-    now: datetime, lease_until: datetime, limit: int, exclude: Sequence[UUID] = ()
+    now: datetime, lease_until: datetime, limit: int, share: int
 ) -> list[dict[str, Any]]:
-    """Up to ``limit`` pending deliveries due at ``now`` (the most overdue first), not of the
-    ``exclude`` subscriptions, leased until ``lease_until``: nobody else takes them before then.
-    Several workers at once take different ones (``SKIP LOCKED``). Rows: id, event_id,
-    webhook_id."""
-    excluded = ""
-    args: list[Any] = [now]
-    if exclude:
-        condition = in_list("webhook_id", list(exclude), WebhookDelivery)
-        excluded = f" AND NOT {condition.template}"
-        args += condition.args
-    lock = " FOR UPDATE SKIP LOCKED" if _postgres() else ""
-    return await _sql(
-        "UPDATE webhook_deliveries SET next_attempt_at = {} WHERE id IN ("
-        "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= {}"
-        f"{excluded} ORDER BY next_attempt_at LIMIT {{}}{lock}) "
-        "RETURNING id, event_id, webhook_id",
-        lease_until,
-        *args,
-        limit,
+    """Up to ``limit`` pending deliveries due at ``now``, leased until ``lease_until`` (nobody
+    else takes them before then) and marked as handed out. Of each subscription at most ``share``
+    are handed out at once, those already out counted, its most overdue first, so that a slow or
+    dead endpoint's backlog neither takes more than its share of the workers nor stands in front
+    of the other subscriptions'. Several workers at once take different ones (``SKIP LOCKED``);
+    dispatching at the same moment they may briefly exceed a share together. Rows: id, event_id,
+    webhook_id.
+
+    PostgreSQL visits each subscription's due deliveries through the
+    ``deliveries_due_per_webhook`` index (one probe per subscription); SQLite (the demo, one
+    process) ranks all due deliveries instead.
+    """
+    handed_out = (
+        "SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries "
+        f"WHERE {HANDED_OUT} GROUP BY webhook_id"
     )
+    if _postgres():
+        return await _sql(
+            f"WITH busy AS ({handed_out}), picked AS (SELECT d.id FROM webhooks AS w "
+            "LEFT JOIN busy AS b ON b.webhook_id = w.id CROSS JOIN LATERAL ("
+            "SELECT id FROM webhook_deliveries WHERE webhook_id = w.id AND status = 'pending' "
+            "AND next_attempt_at <= {} ORDER BY next_attempt_at "
+            "LIMIT GREATEST({}::integer - COALESCE(b.n, 0), 0) FOR UPDATE SKIP LOCKED) AS d "
+            "LIMIT {}) "
+            "UPDATE webhook_deliveries SET next_attempt_at = {}, dispatched_at = {} "
+            "WHERE id IN (SELECT id FROM picked) RETURNING id, event_id, webhook_id",
+            now, now, share, limit, lease_until, now,
+        )  # fmt: skip
+    return await _sql(
+        "UPDATE webhook_deliveries SET next_attempt_at = {}, dispatched_at = {} WHERE id IN ("
+        "SELECT id FROM (SELECT d.id AS id, d.next_attempt_at AS due, ROW_NUMBER() OVER ("
+        "PARTITION BY d.webhook_id ORDER BY d.next_attempt_at) + COALESCE(b.n, 0) AS rank "
+        f"FROM webhook_deliveries AS d LEFT JOIN ({handed_out}) AS b "
+        "ON b.webhook_id = d.webhook_id "
+        "WHERE d.status = 'pending' AND d.next_attempt_at <= {}) "
+        "WHERE rank <= {} ORDER BY due LIMIT {}) RETURNING id, event_id, webhook_id",
+        lease_until, now, now, now, share, limit,
+    )  # fmt: skip
 
 
 async def release(delivery_ids: Sequence[UUID], now: datetime) -> None:
@@ -122,7 +145,7 @@ async def release(delivery_ids: Sequence[UUID], now: datetime) -> None:
         return
     ids = in_list("id", list(delivery_ids), WebhookDelivery)
     await _sql(
-        "UPDATE webhook_deliveries SET next_attempt_at = {} "
+        "UPDATE webhook_deliveries SET next_attempt_at = {}, dispatched_at = NULL "
         f"WHERE {ids.template} AND status = 'pending' AND attempt_started_at IS NULL",
         now,
         *ids.args,
@@ -132,7 +155,8 @@ async def release(delivery_ids: Sequence[UUID], now: datetime) -> None:
 async def postpone(event_id: UUID, webhook_id: UUID, until: datetime) -> None:
     """Make a leased delivery due at ``until`` instead, unless an attempt began."""
     await _sql(
-        "UPDATE webhook_deliveries SET next_attempt_at = {} WHERE event_id = {} "
+        "UPDATE webhook_deliveries SET next_attempt_at = {}, dispatched_at = NULL "
+        "WHERE event_id = {} "
         "AND webhook_id = {} AND status = 'pending' AND attempt_started_at IS NULL",
         until,
         event_id,
@@ -247,7 +271,8 @@ async def record(outcome: Outcome, now: datetime) -> bool:
     ]  # fmt: skip
     update = (
         "UPDATE webhook_deliveries SET status = {}, last_status_code = {}, last_error = {}, "
-        "next_attempt_at = {}, delivered_at = {}, attempt_started_at = NULL, updated_at = {} "
+        "next_attempt_at = {}, delivered_at = {}, attempt_started_at = NULL, dispatched_at = NULL, "
+        "updated_at = {} "
         "WHERE id = {} AND status = 'pending' AND attempts = {} "
         "AND attempt_started_at IS NOT NULL RETURNING id, webhook_id"
     )

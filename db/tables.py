@@ -322,7 +322,8 @@ class WebhookDelivery(Table, tablename="webhook_deliveries"):
 
     ``next_attempt_at`` is when the pair is next taken up: its next try, or, while a try is
     queued or running, when it is taken up again should that try be lost. ``attempt_started_at``
-    is set while an attempt is in flight."""
+    is set while an attempt is in flight. ``dispatched_at`` is set while the pair is handed out
+    (queued or in flight), so that each subscription has at most its share handed out."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -334,6 +335,7 @@ class WebhookDelivery(Table, tablename="webhook_deliveries"):
     last_error = Text(null=True, default=None)
     next_attempt_at = Timestamptz(null=True, default=None)
     attempt_started_at = Timestamptz(null=True, default=None)
+    dispatched_at = Timestamptz(null=True, default=None)
     delivered_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz()
     updated_at = Timestamptz()

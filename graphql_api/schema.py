@@ -11,6 +11,7 @@ from pathlib import Path
 
 from strawberry.schema.config import StrawberryConfig
 
+from graphql_api.core import PlainFieldsExecutor
 from graphql_api.documents import PreparedDocuments
 from graphql_api.errors import TicketingSchema
 from graphql_api.live_types import Subscription
@@ -26,6 +27,7 @@ schema = TicketingSchema(
     mutation=Mutation,
     subscription=Subscription,
     extensions=[PreparedDocuments],
+    execution_context_class=PlainFieldsExecutor,
     scalar_overrides=SCALAR_OVERRIDES,
     config=StrawberryConfig(auto_camel_case=True),
 )

@@ -284,3 +284,37 @@ async def test_webhook_operations_migration_allows_the_new_values_and_goes_back(
         assert await db.rows("SELECT id, status FROM webhook_deliveries") == [(kept, "failed")]
         with pytest.raises(db.refused):
             await _delivery(db, ids, "webhook.test")
+
+
+SHARE = importlib.import_module("db.migrations.ticketing_2026_11_23t03_55_00_000000")
+
+
+@pytest.mark.parametrize("engine", ["postgresql", "sqlite"])
+async def test_the_handed_out_mark_is_added_with_its_indexes_and_goes_back(
+    engine: str, tmp_path: Path
+) -> None:
+    async with fresh(engine, tmp_path) as db:
+        await db.migrate("forwards", WEBHOOKS.ID)
+        ids = {"org": uuid.uuid4(), "webhook": uuid.uuid4()}
+        await db.execute("INSERT INTO organizations (id, name) VALUES (?, 'Org')", ids["org"])
+        await db.execute(
+            "INSERT INTO webhooks (id, organization_id, url, secret) VALUES (?, ?, 'https://', '')",
+            ids["webhook"], ids["org"],
+        )  # fmt: skip
+        kept = await _delivery(db, ids, "order.created")
+        await db.migrate("forwards", SHARE.ID)
+
+        handed_out = "UPDATE webhook_deliveries SET dispatched_at = ? WHERE id = ?"
+        await db.execute(handed_out, datetime(2030, 1, 1, tzinfo=UTC), kept)
+        names = (
+            "SELECT name FROM sqlite_master WHERE type = 'index'"
+            if db.sqlite
+            else "SELECT indexname FROM pg_indexes WHERE tablename = 'webhook_deliveries'"
+        )
+        indexes = {name for (name,) in await db.rows(names)}
+        assert {"deliveries_handed_out", "deliveries_due_per_webhook"} <= indexes
+
+        await db.migrate("backwards", SHARE.ID)
+        assert await db.rows("SELECT id, status FROM webhook_deliveries") == [(kept, "pending")]
+        indexes = {name for (name,) in await db.rows(names)}
+        assert not {"deliveries_handed_out", "deliveries_due_per_webhook"} & indexes

@@ -31,7 +31,7 @@ from tests.webhooks_support import (
     subscribe,
     verified,
 )
-from workers.arq_worker import PER_SUBSCRIPTION
+from workers.arq_worker import MAX_JOBS, PER_SUBSCRIPTION
 from workers.jobs import enqueue_deliveries
 
 
@@ -299,29 +299,41 @@ async def _recorded(client: AsyncClient, tenant: Tenant, hook_id: str, event_id:
 async def test_a_dead_subscriber_does_not_delay_the_others(
     client: AsyncClient, tenant: Tenant
 ) -> None:
-    """A subscriber that never answers holds at most its share of the worker; every delivery to
-    a healthy subscriber arrives while the dead one's first attempts are still waiting."""
-    events = 300
+    """A subscriber that never answers has a backlog larger than all of the worker's slots
+    (written first, so that it is the most overdue); it gets only its share of them, and every
+    delivery to a healthy subscriber arrives while the dead one's first attempts are still
+    waiting (they give up after 10 s). The rest of its backlog waits in the database: never
+    attempted, never handed to arq."""
+    dead_events, healthy_events = MAX_JOBS + 100, 50
     async with (
         Receiver(release=asyncio.Event(), hold_all=True) as dead,
         Receiver() as healthy,
         worker(REDIS_URL),
     ):
         dead_hook = await subscribe(client, tenant, dead.url, ["order.created"])
-        await subscribe(client, tenant, healthy.url, ["order.created"])
+        await subscribe(client, tenant, healthy.url, ["order.confirmed"])
         async with transaction():
-            for n in range(events):
+            for n in range(dead_events):
                 await record_event(tenant.org_id, "order.created", {"n": n})
-        await healthy.wait_for_events(events, within=60)
-        dead_log = ok(
-            await client.get(
-                f"/webhooks/{dead_hook['id']}/deliveries",
-                params={"limit": 100},
-                headers=tenant.headers,
-            )
-        )
+            for n in range(healthy_events):
+                await record_event(tenant.org_id, "order.confirmed", {"n": n})
+        await healthy.wait_for_events(healthy_events, within=60)
+        dead_deliveries = await WebhookDelivery.select(
+            WebhookDelivery.attempts, WebhookDelivery.dispatched_at
+        ).where(WebhookDelivery.webhook_id == uuid.UUID(dead_hook["id"]))
+        dead_log = await ok_log(client, tenant, dead_hook["id"])
         most_open = dead.most_open
         assert dead.release is not None
         dead.release.set()
+    assert len(dead_deliveries) == dead_events
+    handed_out = [d for d in dead_deliveries if d["dispatched_at"] is not None]
+    assert 0 < len(handed_out) <= PER_SUBSCRIPTION
+    assert sum(d["attempts"] for d in dead_deliveries) <= PER_SUBSCRIPTION
     assert 0 < most_open <= PER_SUBSCRIPTION
-    assert all(d["attempt_log"] == [] for d in dead_log["data"]), "a dead attempt ended first"
+    assert all(d["attempt_log"] == [] for d in dead_log), "a dead attempt ended first"
+
+
+async def ok_log(client: AsyncClient, tenant: Tenant, hook_id: str) -> list[dict[str, object]]:
+    """The first page (100) of a subscription's delivery log."""
+    path = f"/webhooks/{hook_id}/deliveries"
+    return ok(await client.get(path, params={"limit": 100}, headers=tenant.headers))["data"]

@@ -46,7 +46,8 @@ class Receiver:
     hold_all: bool = False
     open_now: int = 0
     most_open: int = 0
-    """Requests waiting for their answer at once, now and at most."""
+    """Requests waiting for their answer at once, now and at most (a held request whose client
+    gave up no longer counts)."""
 
     async def __aenter__(self) -> Receiver:
         self._server = await asyncio.start_server(self._handle, "127.0.0.1", free_port())
@@ -79,8 +80,8 @@ class Receiver:
                 self.most_open = max(self.most_open, self.open_now)
                 self.arrived.notify_all()
             try:
-                if held and self.release is not None:
-                    await self.release.wait()
+                if held and self.release is not None and not await self._held(reader):
+                    return
             finally:
                 self.open_now -= 1
             status = self.statuses.pop(0) if self.statuses else self.otherwise
@@ -91,6 +92,19 @@ class Receiver:
             pass
         finally:
             writer.close()
+
+    async def _held(self, reader: asyncio.StreamReader) -> bool:
+        """Hold the request until ``release`` is set (True), or until the client gives up and
+        closes the connection (False: nobody is waiting for an answer any more)."""
+        assert self.release is not None
+        released = asyncio.ensure_future(self.release.wait())
+        closed = asyncio.ensure_future(reader.read(1))
+        try:
+            await asyncio.wait({released, closed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            released.cancel()
+            closed.cancel()
+        return released.done() and not released.cancelled()
 
     async def wait_for(self, count: int, within: float = 20) -> list[Received]:
         async with self.arrived:

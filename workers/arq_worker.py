@@ -3,8 +3,9 @@
 - the relay loop (``workers/relay_loop.py``): outbox rows into deliveries, due deliveries into
   arq jobs, woken by the outbox's ``NOTIFY`` (``workers/outbox_listener.py``) and polling every
   second as the safety net and the clock of retries;
-- the arq worker running the ``deliver`` jobs, at most :data:`MAX_JOBS` at once and at most
-  :data:`PER_SUBSCRIPTION` of one subscription;
+- the arq worker running the ``deliver`` jobs, at most :data:`MAX_JOBS` at once; the relay hands
+  out at most :data:`PER_SUBSCRIPTION` deliveries of one subscription at once (queued or in
+  flight), and each finished job wakes it to hand out the next;
 - optionally the metrics endpoint.
 
 The arq worker is supervised: when Redis goes away arq's loop stops, and this module starts a new
@@ -33,6 +34,7 @@ from app.observability import sample_pool_usage
 from app.server import url_host
 from app.services.webhook_delivery import (
     DELIVERY_TIMEOUT_SECONDS,
+    DISPATCH_SHARE,
     DeliveryRef,
     InFlight,
     delivery_client,
@@ -48,18 +50,22 @@ logger = logging.getLogger("ticketing.worker")
 JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 5
 """Bounds every job; arq takes a job of a killed worker up again this long plus 10 s later."""
 MAX_DELIVER_TRIES = 1000
-"""arq's own bound on a job's runs: a run that finds its subscription saturated comes back later
-(up to every 30 s), and a job dropped here is handed out again when its delivery's lease ends. The
-delivery log, not arq, decides when a delivery is given up."""
+"""arq's own bound on a job's runs (arq runs a job again when its worker stopped in the middle); a
+job dropped here is handed out again when its delivery's lease ends. The delivery log, not arq,
+decides when a delivery is given up."""
 MAX_JOBS = 200
 """Attempts in flight at once per worker: waiting on an endpoint costs only a coroutine."""
-PER_SUBSCRIPTION = 50
-"""Attempts of one subscription in flight at once per worker: a slow or dead endpoint holds at
-most a quarter of the worker, the rest goes on delivering to everybody else."""
+PER_SUBSCRIPTION = DISPATCH_SHARE
+"""Deliveries of one subscription handed out at once (the dispatcher's share, across workers) and
+in flight at once in one worker: a slow or dead endpoint holds at most a quarter of a worker, the
+rest goes on delivering to everybody else, and its further deliveries wait in the database."""
 POLL_DELAY_SECONDS = 0.05
 """How often arq looks for new jobs: part of the outbox-to-receipt lag (half of it on average)."""
 RELAY_POLL_SECONDS = 1.0
-REDIS_ERRORS = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
+REDIS_ERRORS = (redis.exceptions.RedisError, OSError)
+"""What a Redis going away raises. Not only ``ConnectionError``: redis-py turns a connection lost
+during a ``WATCH`` (arq's job start) into a ``WatchError``, and a restarting Redis answers
+``LOADING``; arq's loop stops on any of them, and the supervisor starts it again."""
 
 
 def redis_settings(settings: Settings) -> RedisSettings:
@@ -86,10 +92,9 @@ def _redis_down(error: Exception) -> str | None:
     return f"Redis is unavailable ({error})" if isinstance(error, REDIS_ERRORS) else None
 
 
-async def _relay(settings: Settings, stopping: asyncio.Event) -> None:
-    """The relay loop, handing due deliveries to arq through a Redis connection of its own, and
-    woken by the outbox's notifications on PostgreSQL."""
-    wake = asyncio.Event()
+async def _relay(settings: Settings, wake: asyncio.Event, stopping: asyncio.Event) -> None:
+    """The relay loop, handing due deliveries to arq through a Redis connection of its own, woken
+    by the outbox's notifications on PostgreSQL and by this worker's finished jobs (``wake``)."""
     pool: ArqRedis | None = None
 
     async def schedule(refs: Sequence[DeliveryRef]) -> None:
@@ -100,7 +105,7 @@ async def _relay(settings: Settings, stopping: asyncio.Event) -> None:
 
     async def step() -> bool:
         relayed_more = await relay_pending()
-        return await dispatch_pending(schedule) or relayed_more
+        return await dispatch_pending(schedule, PER_SUBSCRIPTION) or relayed_more
 
     listener = None
     if not settings.is_sqlite:
@@ -122,19 +127,23 @@ async def _relay(settings: Settings, stopping: asyncio.Event) -> None:
 async def _run_until_stopped(worker: Worker, stopping: asyncio.Event, grace: float) -> None:
     """Run arq until it stops (Redis went away: its error propagates) or ``stopping`` is set.
 
-    On stopping, the worker takes no new job and waits up to ``grace`` seconds for those in
-    flight; arq then cancels the rest and puts them back in the queue, and a cancelled delivery
-    is retried once its lease runs out. Either way no delivery is lost.
+    Either way the worker takes no new job and lets the attempts in flight end first: on stopping
+    for up to ``grace`` seconds, after which arq cancels the rest and puts them back in the queue
+    (a cancelled delivery is retried once its lease runs out); when Redis went away for up to
+    :data:`JOB_TIMEOUT_SECONDS`, since an attempt needs only the database and its endpoint, and
+    one cut short would be sent twice. Either way no delivery is lost.
     """
     main = asyncio.create_task(worker.main())
     stop = asyncio.create_task(stopping.wait())
     try:
         await asyncio.wait({main, stop}, return_when=asyncio.FIRST_COMPLETED)
-        if main.done():
-            main.result()
-            return
         worker.allow_pick_jobs = False
         in_flight = [task for task in worker.tasks.values() if not task.done()]
+        if main.done():
+            if in_flight:
+                await asyncio.wait(in_flight, timeout=JOB_TIMEOUT_SECONDS)
+            main.result()
+            return
         logger.info("stopping: waiting up to %g s for %d jobs in flight", grace, len(in_flight))
         if in_flight:
             await asyncio.wait(in_flight, timeout=grace)
@@ -162,8 +171,14 @@ async def run_worker(
         host, port = metrics.sockets[0].getsockname()[:2]
         logger.info("metrics on http://%s:%d/metrics", url_host(host), port)
     client = delivery_client(settings, concurrency=MAX_JOBS)
-    ctx = {"settings": settings, "http": client, "in_flight": InFlight(PER_SUBSCRIPTION)}
-    relaying = asyncio.create_task(_relay(settings, stopping))
+    wake = asyncio.Event()
+    ctx = {
+        "settings": settings,
+        "http": client,
+        "in_flight": InFlight(PER_SUBSCRIPTION),
+        "wake": wake.set,
+    }
+    relaying = asyncio.create_task(_relay(settings, wake, stopping))
     delay = 1.0
     try:
         while not stopping.is_set():

@@ -24,8 +24,6 @@ from app.services.webhook_delivery import (
     attempt_delivery,
     delivery_client,
     dispatch_due,
-    postpone,
-    saturated_retry_seconds,
 )
 from app.settings import Settings
 from workers.relay_loop import relay_pending, run_relay_loop
@@ -35,16 +33,15 @@ logger = logging.getLogger("ticketing.webhooks")
 POLL_SECONDS = 0.5
 CONCURRENCY = 20
 PER_SUBSCRIPTION = 5
-"""At most this many attempts of one subscription at once, so a slow endpoint leaves room."""
+"""At most this many deliveries of one subscription handed out at once, so a slow endpoint leaves
+room."""
 
 
 async def _attempt(
     ref: DeliveryRef, client: httpx.AsyncClient, settings: Settings, slots: InFlight
 ) -> None:
     try:
-        result = await attempt_delivery(ref, client=client, settings=settings, in_flight=slots)
-        if result.outcome == "saturated":
-            await postpone(ref, saturated_retry_seconds(1))
+        await attempt_delivery(ref, client=client, settings=settings, in_flight=slots)
     except Exception:
         logger.exception("webhook delivery attempt failed; it is retried when its lease ends")
 
@@ -79,7 +76,7 @@ async def run_in_process(
             room = CONCURRENCY - len(running)
             if room <= 0:
                 return False
-            handed = await dispatch_due(start, limit=room, exclude=slots.saturated())
+            handed = await dispatch_due(start, limit=room, share=PER_SUBSCRIPTION)
             return relayed_more or handed == room
 
         try:

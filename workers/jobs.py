@@ -13,13 +13,9 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-from arq import ArqRedis, Retry
+from arq import ArqRedis
 
-from app.services.webhook_delivery import (
-    DeliveryRef,
-    attempt_delivery,
-    saturated_retry_seconds,
-)
+from app.services.webhook_delivery import DeliveryRef, attempt_delivery
 from app.settings import Settings
 
 ENQUEUE_CONCURRENCY = 50
@@ -50,14 +46,16 @@ async def enqueue_deliveries(
 
 
 async def deliver(ctx: dict[str, Any], event_id: str, webhook_id: str) -> str:
-    """One attempt of one (event, subscription) pair. When this worker has every slot of the
-    subscription in use (a slow endpoint), the job comes back later, sooner for a first try."""
-    result = await attempt_delivery(
-        DeliveryRef(UUID(event_id), UUID(webhook_id)),
-        client=ctx["http"],
-        settings=ctx["settings"],
-        in_flight=ctx["in_flight"],
-    )
-    if result.outcome == "saturated":
-        raise Retry(defer=timedelta(seconds=saturated_retry_seconds(ctx["job_try"])))
+    """One attempt of one (event, subscription) pair. Once it is over, the relay loop of this
+    process is woken (``ctx["wake"]``): the subscription has room for one more of its deliveries
+    waiting in the database."""
+    try:
+        result = await attempt_delivery(
+            DeliveryRef(UUID(event_id), UUID(webhook_id)),
+            client=ctx["http"],
+            settings=ctx["settings"],
+            in_flight=ctx["in_flight"],
+        )
+    finally:
+        ctx["wake"]()
     return result.outcome

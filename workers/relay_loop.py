@@ -29,10 +29,11 @@ async def relay_pending() -> bool:
     return True
 
 
-async def dispatch_pending(schedule: Scheduler) -> bool:
-    """Hand due deliveries to ``schedule``; True when a batch limit was reached."""
+async def dispatch_pending(schedule: Scheduler, share: int) -> bool:
+    """Hand due deliveries to ``schedule``, at most ``share`` of one subscription out at once;
+    True when a batch limit was reached."""
     for _ in range(MAX_BATCHES):
-        if await dispatch_due(schedule, limit=DISPATCH_BATCH) < DISPATCH_BATCH:
+        if await dispatch_due(schedule, limit=DISPATCH_BATCH, share=share) < DISPATCH_BATCH:
             return False
     return True
 

@@ -11,6 +11,7 @@ address they stand for, and that address is what is checked.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import socket
 from collections.abc import Iterable
@@ -62,8 +63,14 @@ def is_public(address: IPAddress) -> bool:
 async def resolve(host: str, port: int) -> list[IPAddress]:
     """Every address ``host`` resolves to, in the resolver's order, without duplicates.
 
-    Raises :class:`OSError` (``socket.gaierror``) when it does not resolve.
+    An address in its standard spelling is that address, without asking the resolver (which runs
+    in a thread of the event loop's executor); any other spelling goes to the resolver. Raises
+    :class:`OSError` (``socket.gaierror``) when it does not resolve.
     """
+    literal = host.strip("[]")
+    if "%" not in literal:
+        with contextlib.suppress(ValueError):
+            return [ipaddress.ip_address(literal)]
     infos = await asyncio.get_running_loop().getaddrinfo(
         host.strip("[]"), port, type=socket.SOCK_STREAM
     )
@@ -129,11 +136,34 @@ class PublicNetworkBackend(httpcore.AsyncNetworkBackend):
 
     TLS still verifies the certificate against the URL's host name (httpcore passes the origin's
     host as ``server_hostname``), so pinning the address costs no security.
+
+    Connections to one host that start while its name is being resolved share that resolution:
+    the resolver runs in the event loop's few executor threads, and a subscriber whose DNS never
+    answers would otherwise hold them all (each of its attempts waiting out its timeout) and stall
+    every other subscriber's connections.
     """
 
     def __init__(self, *, allow_private: bool) -> None:
         self._allow_private = allow_private
         self._backend = httpcore.AnyIOBackend()
+        self._resolving: dict[str, asyncio.Future[list[IPAddress]]] = {}
+
+    async def _addresses(self, host: str, port: int) -> list[IPAddress]:
+        """The checked addresses of ``host`` (whatever the port: only the addresses are used)."""
+        resolving = self._resolving.get(host)
+        if resolving is None:
+            resolving = asyncio.ensure_future(
+                public_addresses(host, port, allow_private=self._allow_private)
+            )
+            self._resolving[host] = resolving
+            resolving.add_done_callback(lambda done: self._resolved(host, done))
+        # One waiter giving up (its attempt's timeout) leaves the resolution to the others.
+        return await asyncio.shield(resolving)
+
+    def _resolved(self, host: str, done: asyncio.Future[list[IPAddress]]) -> None:
+        self._resolving.pop(host, None)
+        if not done.cancelled():
+            done.exception()  # retrieved even when every waiter gave up
 
     async def connect_tcp(
         self,
@@ -144,7 +174,7 @@ class PublicNetworkBackend(httpcore.AsyncNetworkBackend):
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore.AsyncNetworkStream:
         try:
-            addresses = await public_addresses(host, port, allow_private=self._allow_private)
+            addresses = await self._addresses(host, port)
         except OSError as error:
             raise httpcore.ConnectError(f"{host} does not resolve: {error}") from error
         last_error: httpcore.ConnectError | None = None

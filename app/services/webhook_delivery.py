@@ -49,6 +49,10 @@ job was lost, e.g. Redis restarted without its data). A live job starts far soon
 MAX_BACKOFF_SECONDS = 6 * 3600.0
 RELAY_BATCH = 500
 DISPATCH_BATCH = 500
+DISPATCH_SHARE = 50
+"""Deliveries of one subscription handed out (queued or in flight) at once, by default."""
+SATURATED_DELAY_SECONDS = 1.0
+"""When a pair whose subscription had every slot of this process in use is handed out again."""
 MAX_RESPONSE_BYTES = 64 * 1024
 USER_AGENT = "ticketing-webhooks/1.0"
 CUT_SHORT = "cut short: the attempt was interrupted (its worker stopped) and left no outcome"
@@ -71,7 +75,8 @@ class DeliveryRef:
 class AttemptResult:
     """``outcome``: delivered, retry (pending, tried again later), failed, exhausted, gone,
     skipped (nothing to do), busy (an attempt is in flight elsewhere) or saturated (this process
-    has as many attempts of the subscription in flight as it allows; try again shortly)."""
+    has as many attempts of the subscription in flight as it allows; the pair is handed out again
+    a moment later)."""
 
     outcome: str
 
@@ -80,17 +85,13 @@ Scheduler = Callable[[Sequence[DeliveryRef]], Awaitable[None]]
 
 
 class InFlight:
-    """Attempts in flight in this process, per subscription, at most ``per_subscription`` each, so
-    that a slow or dead endpoint (every attempt waiting out its timeout) takes only its share of
-    the process's concurrent attempts and never delays the other subscriptions."""
+    """Attempts in flight in this process, per subscription, at most ``per_subscription`` each:
+    the process's own bound behind the dispatcher's share (:func:`dispatch_due`), which several
+    dispatchers handing out at the same moment may briefly exceed together."""
 
     def __init__(self, per_subscription: int) -> None:
         self.per_subscription = per_subscription
         self._counts: Counter[UUID] = Counter()
-
-    def saturated(self) -> list[UUID]:
-        """The subscriptions that may have no more attempts in flight now."""
-        return [key for key, count in self._counts.items() if count >= self.per_subscription]
 
     @contextmanager
     def slot(self, webhook_id: UUID) -> Iterator[bool]:
@@ -147,13 +148,6 @@ def retry_horizon(settings: Settings) -> timedelta:
         for n in range(1, settings.webhook_max_attempts)
     )
     return timedelta(seconds=waits)
-
-
-def saturated_retry_seconds(tries: int) -> float:
-    """When to try again a pair whose subscription had every slot of this process in use, after
-    ``tries`` such tries: 0.5 s doubling up to 30 s, jittered, so that a dead endpoint's backlog
-    costs little while it waits."""
-    return min(0.5 * 2 ** (tries - 1), 30.0) * random.uniform(0.8, 1.2)
 
 
 def delivery_client(settings: Settings, *, concurrency: int = 100) -> httpx.AsyncClient:
@@ -225,18 +219,21 @@ async def relay_outbox(*, batch_size: int = RELAY_BATCH) -> int:
 
 
 async def dispatch_due(
-    schedule: Scheduler, *, limit: int = DISPATCH_BATCH, exclude: Sequence[UUID] = ()
+    schedule: Scheduler, *, limit: int = DISPATCH_BATCH, share: int = DISPATCH_SHARE
 ) -> int:
-    """Hand up to ``limit`` due deliveries (not of the ``exclude`` subscriptions) to ``schedule``;
-    return how many (0: none is due).
+    """Hand up to ``limit`` due deliveries to ``schedule``, at most ``share`` of one subscription
+    handed out at once (those already out counted); return how many (0: none is due or every
+    subscription with due deliveries has its share out).
 
     Each is leased for :data:`DISPATCH_LEASE` first, so that other dispatchers leave it alone while
     its job waits to run; should that job be lost, the delivery is handed out again when the lease
     ends. When ``schedule`` fails (Redis down) the leases are released at once, and the next run
-    takes the deliveries again.
+    takes the deliveries again. The share is what keeps a slow or dead endpoint from delaying the
+    others: its further deliveries wait in the database, costing nothing, until one of its
+    attempts ends (see ``db.deliveries.take_due``).
     """
     now = utcnow()
-    rows = await deliveries.take_due(now, now + DISPATCH_LEASE, limit, exclude)
+    rows = await deliveries.take_due(now, now + DISPATCH_LEASE, limit, share)
     if not rows:
         return 0
     try:
@@ -248,8 +245,8 @@ async def dispatch_due(
 
 
 async def postpone(ref: DeliveryRef, seconds: float) -> None:
-    """Hand a pair out again ``seconds`` from now instead of at its lease's end (the in-process
-    runner, for a pair it could not start)."""
+    """Hand a pair out again ``seconds`` from now instead of at its lease's end (for a pair that
+    could not start: its subscription had every slot of this process in use)."""
     await deliveries.postpone(ref.event_id, ref.webhook_id, utcnow() + timedelta(seconds=seconds))
 
 
@@ -337,10 +334,13 @@ async def attempt_delivery(
     """Make one attempt of one (event, subscription) pair and record it in the delivery log.
 
     With ``in_flight``, nothing is claimed while the subscription has every slot of this process
-    in use: the result is ``saturated`` and the caller tries the pair again shortly.
+    in use: the result is ``saturated``, and the pair is handed out again
+    :data:`SATURATED_DELAY_SECONDS` later. That happens only when several dispatchers together
+    handed out more than a subscription's share (see :func:`dispatch_due`).
     """
     with in_flight.slot(ref.webhook_id) if in_flight else _always() as free:
         if not free:
+            await postpone(ref, SATURATED_DELAY_SECONDS)
             return AttemptResult("saturated")
         claim = await _claim(ref, utcnow())
         if isinstance(claim, AttemptResult):

@@ -4,8 +4,12 @@ on 127.0.0.1 only when private targets are allowed, and httpcore's errors arrive
 from __future__ import annotations
 
 import asyncio
+import socket
+import threading
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 import pytest
@@ -88,3 +92,40 @@ async def test_httpcore_errors_arrive_as_httpx_errors() -> None:
     async with garbled.serving() as url, client(allow_private=True) as http:
         with pytest.raises(httpx.RemoteProtocolError):
             await http.post(url, content=b"{}")
+
+
+async def test_a_host_whose_resolver_hangs_holds_one_resolver_thread_not_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Many attempts to a host whose DNS never answers share one resolution, so the event loop's
+    executor (two threads here) still resolves other hosts; an address needs no resolver."""
+    hung = threading.Event()
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host: str, *args: Any, **kwargs: Any) -> Any:
+        if host == "hangs.example":
+            hung.wait(30)
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=2))
+    listener = Listener(ANSWER)
+    try:
+        async with listener.serving() as url, client(allow_private=True, timeout=20) as http:
+            stuck = [
+                asyncio.create_task(http.post(f"http://hangs.example:{n + 1}/hook"))
+                for n in range(6)
+            ]
+            await asyncio.sleep(0)
+            by_name = await asyncio.wait_for(
+                http.post(url.replace("127.0.0.1", "localhost"), content=b"{}"), 5
+            )
+            by_address = await asyncio.wait_for(http.post(url, content=b"{}"), 5)
+            hung.set()
+            errors = await asyncio.gather(*stuck, return_exceptions=True)
+    finally:
+        hung.set()
+    assert (by_name.status_code, by_address.status_code) == (202, 202)
+    assert all(isinstance(error, httpx.ConnectError) for error in errors)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import enum
+import uuid
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -9,7 +12,7 @@ import strawberry
 from graphql import GraphQLResolveInfo, GraphQLSchema
 from strawberry.extensions import SchemaExtension
 
-from graphql_api.core import core_schema, strawberry_validation_rules
+from graphql_api.core import PlainFieldsExecutor, core_schema, strawberry_validation_rules
 
 
 def test_the_core_schema_is_the_one_strawberry_executes_against() -> None:
@@ -59,3 +62,125 @@ def test_strawberry_validates_with_graphql_core_s_rules_and_the_ones_we_add(
     monkeypatch.setattr(strawberry_schema, "validate", spy)
     strawberry_schema.validate_document(core_schema(schema), parse("{ viewer { email } }"), ())
     assert used == [strawberry_validation_rules()]
+
+
+@strawberry.enum
+class Colour(enum.Enum):
+    RED = "red"
+
+
+@strawberry.type
+class Item:
+    id: strawberry.ID
+    count: int
+    price: float
+    colour: Colour
+    note: str | None
+    required: str
+    tags: list[str]
+
+    @strawberry.field
+    def doubled(self) -> int:
+        return self.count * 2
+
+
+@strawberry.type
+class ItemsQuery:
+    @strawberry.field
+    def items(self) -> list[Item | None]:
+        return [
+            _item(uuid.UUID(int=1), 1, Decimal("2.50"), Colour.RED, None, "x", ["a"]),
+            _item("2", "not a number", 1.0, Colour.RED, "n", "y", []),
+            _item("3", 3, 1.0, "not a colour", "n", "y", []),
+            _item("4", 4, 1.0, Colour.RED, "n", None, []),
+        ]
+
+
+def _item(*values: Any) -> Any:
+    """A source object for ``Item`` (its resolver reads ``self.count``)."""
+    names = ("id", "count", "price", "colour", "note", "required", "tags")
+    return Item(**dict(zip(names, values, strict=True)))
+
+
+ITEMS = "{ items { id count price colour note required tags doubled } }"
+
+
+def _answer(schema: strawberry.Schema) -> tuple[Any, list[tuple[str, Any]]]:
+    result = schema.execute_sync(ITEMS)
+    return result.data, sorted((e.message, e.path) for e in result.errors or [])
+
+
+def test_plain_attributes_complete_as_graphql_core_completes_them() -> None:
+    """The executor's shortcut for plain attribute fields answers what graphql-core answers:
+    the same values, and the same errors at the same paths for a null in a non-null field or a
+    value the scalar refuses."""
+    plain = strawberry.Schema(query=ItemsQuery, execution_context_class=PlainFieldsExecutor)
+    ordinary = strawberry.Schema(query=ItemsQuery)
+    assert _answer(plain) == _answer(ordinary)
+    data, errors = _answer(plain)
+    assert data == {
+        "items": [
+            {
+                "id": "00000000-0000-0000-0000-000000000001",
+                "count": 1,
+                "price": 2.5,
+                "colour": "RED",
+                "note": None,
+                "required": "x",
+                "tags": ["a"],
+                "doubled": 2,
+            },
+            None,
+            None,
+            None,
+        ]
+    }
+    assert [(message.split(":")[0], path) for message, path in errors] == [
+        ("Cannot return null for non-nullable field Item.required.", ["items", 3, "required"]),
+        ("Enum 'Colour' cannot represent value", ["items", 2, "colour"]),
+        ("Int cannot represent non-integer value", ["items", 1, "count"]),
+    ]
+
+
+def test_the_shortcut_reads_plain_attributes_without_a_resolver_call() -> None:
+    """Only fields with a resolver of their own, or of a type that is not a scalar or enum, get a
+    resolve info and a resolver call; schema middleware (a ``resolve`` hook) turns the shortcut
+    off, so that it sees every field."""
+    fields = ["id", "count", "price", "colour", "note", "required", "tags", "doubled"]
+    query = "{ items { " + " ".join(fields) + " } }"
+
+    @strawberry.type
+    class OneQuery:
+        @strawberry.field
+        def items(self) -> list[Item]:
+            return [_item("1", 1, 1.0, Colour.RED, None, "x", [])]
+
+    informed: list[str] = []
+
+    class Counting(PlainFieldsExecutor):
+        def build_resolve_info(self, field: Any, nodes: Any, *args: Any) -> Any:
+            informed.append(nodes[0].name.value)
+            return super().build_resolve_info(field, nodes, *args)
+
+    shortcut = strawberry.Schema(query=OneQuery, execution_context_class=Counting)
+    assert shortcut.execute_sync(query).errors is None
+    assert informed == ["items", "tags", "doubled"]
+
+    resolved: list[str] = []
+
+    class SeeEveryField(SchemaExtension):
+        def resolve(self, _next: Any, root: Any, info: GraphQLResolveInfo, **kwargs: Any) -> Any:
+            resolved.append(info.field_name)
+            return _next(root, info, **kwargs)
+
+    middleware = strawberry.Schema(
+        query=OneQuery, execution_context_class=PlainFieldsExecutor, extensions=[SeeEveryField]
+    )
+    assert middleware.execute_sync(query).errors is None
+    assert resolved == ["items", *fields]
+
+
+def test_the_application_schema_executes_with_the_plain_fields_executor() -> None:
+    from graphql_api.schema import schema
+
+    assert schema.execution_context_class is PlainFieldsExecutor
