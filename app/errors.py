@@ -101,3 +101,25 @@ class Unavailable(DomainError):
     slug = "unavailable"
     title = "Service unavailable"
     code = "UNAVAILABLE"
+
+
+class IdempotencyKeyReused(DomainError):
+    """The key was used for another request (other method, path, query or body)."""
+
+    status = 422
+    slug = "idempotency-key-reused"
+    title = "Idempotency key reused"
+    code = "BAD_USER_INPUT"
+
+
+class IdempotencyKeyInProgress(DomainError):
+    """A request with the same key is still running; retry after ``retry_after`` seconds."""
+
+    status = 409
+    slug = "idempotency-key-in-progress"
+    title = "Idempotency key in progress"
+    code = "CONFLICT"
+
+    def __init__(self, detail: str, *, retry_after: int = 1) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after

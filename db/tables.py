@@ -287,6 +287,15 @@ class Scan(Table, tablename="scans"):
     status = Varchar(length=12)
     reason = Varchar(length=30, null=True, default=None)
     created_at = Timestamptz()
+    """When the row was written: the moment the server received the attempt."""
+    scanned_at = Timestamptz()
+    """When the device scanned (its clock, CONTRACT.md section 11): the moment decided at."""
+    received_at = Timestamptz()
+    """When the server received the attempt (``created_at``; both kept for the contract)."""
+    nonce = Varchar(length=64, null=True, default=None)
+    """The device's id of the attempt, unique per organization (``scans_org_nonce_unique``)."""
+    result_scanned_at = Timestamptz(null=True, default=None)
+    """The ``scanned_at`` the answer carried, so that a repeated nonce answers the same."""
 
 
 class Webhook(Table, tablename="webhooks"):

@@ -30,6 +30,7 @@ from app.schemas.scanners import (
     ScannerProfileUpdate,
     ScannerUpdate,
 )
+from app.schemas.scanning import BatchScan, BatchScanItem
 from app.schemas.webhooks import WebhookUpdate
 from graphql_api.derive import input_type
 
@@ -111,6 +112,19 @@ UpdateScannerProfileInput = input_type(
     name="UpdateScannerProfileInput",
     description="Only the fields sent are changed; a sent list replaces the old one.",
     extra={"id": strawberry.ID},
+)
+ScanTicketsItemInput = input_type(
+    BatchScanItem,
+    name="ScanTicketsItemInput",
+    description="One recorded scan: the ticket by exactly one of `ticketId` and "
+    "`scannableCode`, its `nonce` (1 to 64 characters, unique per organization) and when the "
+    "device scanned (`scannedAt`, default now, at most 5 minutes in the future).",
+)
+ScanTicketsInput = input_type(
+    BatchScan,
+    name="ScanTicketsInput",
+    description="1 to 500 scans recorded by a door device; without `scannerId` the "
+    "organization's oldest active scanner.",
 )
 
 UpdateWebhookInput = input_type(

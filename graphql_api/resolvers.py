@@ -6,6 +6,7 @@ answers in ``data``.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import strawberry
@@ -27,7 +28,7 @@ from app.schemas.scanners import (
     ScannerProfileUpdate,
     ScannerUpdate,
 )
-from app.schemas.scanning import CodeScan, TicketScan
+from app.schemas.scanning import BatchScan, BatchScanResults, CodeScan, TicketScan
 from app.schemas.webhooks import WebhookCreate, WebhookUpdate
 from app.services import (
     events,
@@ -57,6 +58,7 @@ from graphql_api.inputs import (
     OrderIdInput,
     PlaceOrderInput,
     RefundOrderInput,
+    ScanTicketsInput,
     TicketIdInput,
     TicketTypeIdInput,
     TimeslotIdInput,
@@ -69,7 +71,7 @@ from graphql_api.inputs import (
     to_struct,
 )
 from graphql_api.lists import filtered
-from graphql_api.scanner_types import Scanner, ScannerProfile, ScanResult
+from graphql_api.scanner_types import ScanBatch, Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import field, mutation
 from graphql_api.types import (
     After,
@@ -245,7 +247,9 @@ class Mutation:
         "`scannableCode` (what a door app reads). Without `scannerId` the organization's oldest "
         "active scanner is used (CONFLICT when there is none); a scanner of another organization "
         "is FORBIDDEN. Every outcome is a result whose `status` and `reason` tell the door what "
-        "to do.",
+        "to do. An offline device sends `scannedAt` (when it scanned; windows are decided then; "
+        "at most 5 minutes in the future) and a `nonce` (1 to 64 characters, unique per "
+        "organization): a repeated nonce answers the first result again and records nothing.",
     )
     async def scan_ticket(
         self,
@@ -253,18 +257,36 @@ class Mutation:
         ticket_id: strawberry.ID | None = None,
         scannable_code: str | None = None,
         scanner_id: strawberry.ID | None = None,
+        nonce: str | None = None,
+        scanned_at: datetime | None = None,
     ) -> ScanResult | None:
+        fields = {"scanner_id": scanner_id, "nonce": nonce, "scanned_at": scanned_at}
+        scan: TicketScan | CodeScan
         if scannable_code is None:
-            scanner = to_struct({"scanner_id": scanner_id}, TicketScan).scanner_id
+            scan = to_struct(fields, TicketScan)
         else:
-            scan = to_struct({"scannable_code": scannable_code, "scanner_id": scanner_id}, CodeScan)
-            scannable_code, scanner = scan.scannable_code, scan.scanner_id
+            scan = to_struct({**fields, "scannable_code": scannable_code}, CodeScan)
+            scannable_code = scan.scannable_code
         return await scanning.scan_ticket(
             principal_of(info),
             ticket_id=None if ticket_id is None else parse_id(ticket_id, "ticket_id"),
             scannable_code=scannable_code,
-            scanner_id=scanner,
+            scanner_id=scan.scanner_id,
+            nonce=scan.nonce,
+            scanned_at=scan.scanned_at,
         )
+
+    @mutation(
+        scanning.scan_tickets,
+        "A door device's recorded scans (1 to 500), run in order of `scannedAt` (ties: the "
+        "input's order) in one transaction; `results` in the input's order. An invalid item is "
+        "BAD_USER_INPUT naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is "
+        "that item's `status: not_found`.",
+    )
+    async def scan_tickets(self, info: Info, input: ScanTicketsInput) -> ScanBatch | None:
+        data = to_struct(input, BatchScan)
+        results = await scanning.scan_tickets(principal_of(info), data)
+        return BatchScanResults(results=results)
 
     @mutation(
         webhooks.create_webhook,

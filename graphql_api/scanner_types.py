@@ -41,3 +41,22 @@ class Scanner:
 )
 class ScanResult:
     pass
+
+
+@record_type(
+    scan_records.BatchScanResult,
+    name="ScanBatchResult",
+    description="One scan of a batch: the scan result plus its `nonce`; `status` is also "
+    "not_found (every ticket field null) when no ticket has the id or code.",
+)
+class ScanBatchResult:
+    pass
+
+
+@record_type(
+    scan_records.BatchScanResults,
+    name="ScanBatch",
+    description="The results of `scanTickets`, in the order of the input's `scans`.",
+)
+class ScanBatch:
+    pass

@@ -32,12 +32,14 @@ from rest.http import (
     record_allowed_methods,
     require_json_body,
 )
+from rest.idempotency import idempotent_requests
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.oauth_openapi import declare_forms
 from rest.observation import ObservedLitestar
 from rest.openapi import (
     declare_closed_inputs,
+    declare_idempotency_keys,
     declare_metadata_value,
     declare_zero_bounds,
     openapi_config,
@@ -136,7 +138,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
             *([get_metrics] if settings.metrics else []),
         ],
         lifespan=lifespan,
-        middleware=[MigrationGateMiddleware(gate), bearer_authentication],
+        middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
@@ -155,7 +157,8 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     declare_zero_bounds(application)
     declare_metadata_value(application)
     declare_forms(application)
-    name_components(application)
+    declare_idempotency_keys(application)
     declare_csv_exports(application)
+    name_components(application)
     record_allowed_methods(application)
     return application

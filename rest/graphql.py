@@ -1,12 +1,13 @@
 """``/graphql`` over HTTP: our own Litestar handlers around the schema (``graphql_api.execution``).
 
-The routes opt out of the bearer middleware and authenticate in the handler instead, with the
-same ``authenticate`` as every REST route, so that GraphiQL's page (a GET asking for HTML,
-without a query) can load without a credential when ``settings.graphiql`` is on. Every other
-request without a valid credential is answered with HTTP 401 and the REST problem body, before
-anything else is read. A request that is not a GraphQL request (malformed JSON, ``variables``
-that are not an object, a mutation over GET, no query) is a 400 problem like any bad REST input;
-a form body is a 415 (``rest.http.require_json_body``). The GraphQL response itself is encoded
+The GET route opts out of the bearer middleware and authenticates in the handler instead, with
+the same ``authenticate`` as every REST route, so that GraphiQL's page (a GET asking for HTML,
+without a query) can load without a credential when ``settings.graphiql`` is on; POST goes
+through the middleware like a REST route. Every other request without a valid credential is
+answered with HTTP 401 and the REST problem body, before anything else is read. A request that
+is not a GraphQL request (malformed JSON, ``variables`` that are not an object, a mutation over
+GET, no query) is a 400 problem like any bad REST input; a form body is a 415
+(``rest.http.require_json_body``). The GraphQL response itself is encoded
 once, with msgspec, whatever its errors (HTTP 200).
 
 Subscriptions use the WebSocket route of the same path (``rest.subscriptions``).
@@ -38,11 +39,7 @@ from rest.problems import Problem, problem_response
 
 GRAPHQL_PATH = "/graphql"
 TEMPLATES = Path(__file__).parent / "templates"
-ROUTE_OPTIONS: dict[str, Any] = {
-    "opt": {"exclude_from_auth": True},
-    "include_in_schema": False,
-    "tags": ["graphql"],
-}
+ROUTE_OPTIONS: dict[str, Any] = {"include_in_schema": False, "tags": ["graphql"]}
 QUERIES = frozenset({OperationType.QUERY})
 QUERIES_AND_MUTATIONS = frozenset({OperationType.QUERY, OperationType.MUTATION})
 
@@ -152,7 +149,7 @@ async def _run(
     )
 
 
-@get(GRAPHQL_PATH, **ROUTE_OPTIONS)
+@get(GRAPHQL_PATH, opt={"exclude_from_auth": True}, **ROUTE_OPTIONS)
 async def graphql_over_get(request: Request[Any, Any, Any]) -> Response[Any]:
     """Queries over GET (``query``, ``variables``, ``operationName``, ``extensions`` in the query
     string), and GraphiQL's page for a browser."""
@@ -180,8 +177,9 @@ async def graphql_over_get(request: Request[Any, Any, Any]) -> Response[Any]:
 @post(GRAPHQL_PATH, status_code=HTTP_200_OK, **ROUTE_OPTIONS)
 async def graphql_over_post(request: Request[Any, Any, Any]) -> Response[Any]:
     """Queries and mutations: a JSON object with ``query``, ``variables``, ``operationName`` and
-    ``extensions``."""
-    principal = await authenticate(request.headers.get("authorization"), _settings(request))
+    ``extensions``. Authenticated by the bearer middleware like every REST route (and so
+    idempotent with a key, ``rest.idempotency``)."""
+    principal: Principal = request.user
     try:
         data = _json_object(await request.body(), "request body")
     except BadGraphQLRequest as refused:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 import types
 from collections.abc import Iterator
 from typing import Annotated, Any, Union, get_args, get_origin
@@ -12,11 +13,22 @@ import msgspec
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import (
+    Components,
+    OpenAPIHeader,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Parameter,
+    Schema,
+    SecurityScheme,
+)
 
 import app.schemas
 from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
+from app.services.idempotency import HEADER as IDEMPOTENCY_HEADER
 from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
+from rest.auth import PUBLIC_PATHS
 from rest.openapi_names import operation_id
 
 API_VERSION = "1.0.0"
@@ -137,3 +149,74 @@ def declare_closed_inputs(application: Litestar) -> None:
     schemas = application.openapi_schema.components.schemas
     for name in closed_input_names() & set(schemas):
         schemas[name].additional_properties = False
+
+
+IDEMPOTENCY_KEY = Parameter(
+    name=IDEMPOTENCY_HEADER,
+    param_in="header",  # type: ignore[arg-type]
+    required=False,
+    description=(
+        "Makes a retry safe: a request repeated with the same key (by the same credential, "
+        "within 24 hours) is answered with the first answer, marked `Idempotent-Replayed: true`, "
+        "and runs nothing again. 1 to 255 visible ASCII characters; use a new key (a UUID) for "
+        "every new request."
+    ),
+    schema=Schema(type=OpenAPIType.STRING, min_length=1, max_length=255, pattern="^[!-~]+$"),
+)
+REPLAYED = OpenAPIHeader(
+    description="`true` when this is the stored answer of an earlier request with the same "
+    "`Idempotency-Key`",
+    schema=Schema(type=OpenAPIType.STRING, enum=["true"]),
+)
+IN_PROGRESS_ALONE = (
+    "A request with the same `Idempotency-Key` is still running (retry after `Retry-After` "
+    "seconds): `/problems/idempotency-key-in-progress`"
+)
+IN_PROGRESS = f"; or: {IN_PROGRESS_ALONE[0].lower()}{IN_PROGRESS_ALONE[1:]}"
+REUSED = (
+    "The `Idempotency-Key` was used for another request (other method, path, query or body): "
+    "`/problems/idempotency-key-reused`"
+)
+
+
+def _idempotent_operations(application: Litestar) -> list[Operation]:
+    """POST and PATCH operations that take a bearer credential: not on the paths bearer
+    authentication skips, nor marked ``security: [{}]`` (no credential)."""
+    operations = []
+    for path, item in (application.openapi_schema.paths or {}).items():
+        if any(re.match(public, path) for public in PUBLIC_PATHS):
+            continue
+        for operation in (item.post, item.patch):
+            if operation is not None and operation.security != [{}]:
+                operations.append(operation)
+    return operations
+
+
+def declare_idempotency_keys(application: Litestar) -> None:
+    """The ``Idempotency-Key`` header, its 409 and 422 answers and the ``Idempotent-Replayed``
+    header on every operation the middleware (``rest.idempotency``) covers: derived here once,
+    so that routes added later are documented as they behave."""
+    for operation in _idempotent_operations(application):
+        operation.parameters = [*(operation.parameters or []), IDEMPOTENCY_KEY]
+        responses = operation.responses or {}
+        problem = responses["401"]
+        assert isinstance(problem, OpenAPIResponse)
+        conflict = responses.get("409")
+        if isinstance(conflict, OpenAPIResponse):
+            conflict.description = f"{conflict.description}{IN_PROGRESS}"
+        else:
+            responses["409"] = OpenAPIResponse(
+                description=IN_PROGRESS_ALONE, content=problem.content
+            )
+        invalid = responses.get("400")
+        if isinstance(invalid, OpenAPIResponse):
+            invalid.description = f"{invalid.description}; or a malformed `Idempotency-Key`"
+        else:
+            responses["400"] = OpenAPIResponse(
+                description="A malformed `Idempotency-Key`", content=problem.content
+            )
+        responses["422"] = OpenAPIResponse(description=REUSED, content=problem.content)
+        for status, response in responses.items():
+            if status.startswith("2") and isinstance(response, OpenAPIResponse):
+                response.headers = {**(response.headers or {}), "Idempotent-Replayed": REPLAYED}
+        operation.responses = dict(sorted(responses.items()))

@@ -16,7 +16,14 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
 
-from app.errors import DomainError, FieldError, Forbidden, RateLimited, Unauthenticated
+from app.errors import (
+    DomainError,
+    FieldError,
+    Forbidden,
+    IdempotencyKeyInProgress,
+    RateLimited,
+    Unauthenticated,
+)
 from app.validation import field_error
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -63,14 +70,15 @@ def problem_response(
 
 
 def authentication_headers(error: DomainError) -> dict[str, str]:
-    """RFC 6750 section 3.1 challenges for 401 and 403."""
+    """RFC 6750 section 3.1 challenges for 401 and 403; ``Retry-After`` of a 429 or of a 409
+    for an idempotency key in use."""
     if isinstance(error, Unauthenticated):
         if error.credential_sent:
             return {"WWW-Authenticate": f'Bearer realm="{REALM}", error="invalid_token"'}
         return {"WWW-Authenticate": f'Bearer realm="{REALM}"'}
     if isinstance(error, Forbidden) and error.scope:
         return {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{error.scope}"'}
-    if isinstance(error, RateLimited):
+    if isinstance(error, RateLimited | IdempotencyKeyInProgress):
         return {"Retry-After": str(error.retry_after)}
     return {}
 

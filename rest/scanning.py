@@ -9,7 +9,14 @@ from litestar.params import JSONBody
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
-from app.schemas.scanning import CodeScan, ScanLogEntry, ScanResult, TicketScan
+from app.schemas.scanning import (
+    BatchScan,
+    BatchScanResults,
+    CodeScan,
+    ScanLogEntry,
+    ScanResult,
+    TicketScan,
+)
 from app.services import scanning
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
@@ -18,6 +25,12 @@ OUTCOMES = (
     "Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` "
     "tell the door what to do. Without `scanner_id` the organization's oldest active scanner is "
     "used (409 when there is none); a scanner of another organization is a 403."
+)
+OFFLINE = (
+    "An offline device sends `scanned_at` (when it scanned; windows are decided then; at most 5 "
+    "minutes in the future) and a `nonce` (1 to 64 characters, unique per organization): a "
+    "repeated nonce answers the first result again (same status, reason and scanned_at) and "
+    "records nothing new."
 )
 
 
@@ -29,7 +42,7 @@ OUTCOMES = (
         "Scan a ticket by id",
         service=scanning.scan_ticket,
         errors=(400, 403, 404, 409, 413, 415),
-        text=f"The body may be omitted. {OUTCOMES}",
+        text=f"The body may be omitted. {OUTCOMES} {OFFLINE}",
     ),
 )
 async def scan_ticket(
@@ -37,10 +50,13 @@ async def scan_ticket(
     ticket_id: IdPath,
     data: JSONBody[TicketScan | None] = None,
 ) -> ScanResult:
+    body = TicketScan() if data is None else data
     return await scanning.scan_ticket(
         principal,
         ticket_id=parse_id(ticket_id, "ticket_id"),
-        scanner_id=None if data is None else data.scanner_id,
+        scanner_id=body.scanner_id,
+        nonce=body.nonce,
+        scanned_at=body.scanned_at,
     )
 
 
@@ -52,13 +68,38 @@ async def scan_ticket(
         "Scan a ticket by its scannable code",
         service=scanning.scan_ticket,
         errors=(400, 403, 404, 409, 413, 415),
-        text=OUTCOMES,
+        text=f"{OUTCOMES} {OFFLINE}",
     ),
 )
 async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeScan]) -> ScanResult:
     return await scanning.scan_ticket(
-        principal, scannable_code=data.scannable_code, scanner_id=data.scanner_id
+        principal,
+        scannable_code=data.scannable_code,
+        scanner_id=data.scanner_id,
+        nonce=data.nonce,
+        scanned_at=data.scanned_at,
     )
+
+
+@post(
+    "/scans/batch",
+    status_code=200,
+    tags=["scanning"],
+    **operation(
+        "Upload a batch of scans recorded offline",
+        service=scanning.scan_tickets,
+        errors=(400, 403, 409, 413, 415),
+        text="1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a "
+        "`nonce` (required) and `scanned_at`. They run in order of `scanned_at` (ties: the "
+        "array's order) in one transaction; `results` are in the request's order, each the Scan "
+        "result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`) and "
+        "nothing runs; an unknown ticket is that item's `status: not_found`. " + OFFLINE,
+    ),
+)
+async def scan_batch(
+    principal: NamedDependency[Principal], data: JSONBody[BatchScan]
+) -> BatchScanResults:
+    return BatchScanResults(results=await scanning.scan_tickets(principal, data))
 
 
 @get(
@@ -69,7 +110,8 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
         service=scanning.SCAN_LOG,
         errors=(400, 403, 404),
         text="The scan log: every attempt that reached the ticket (all 200 answers of the scan "
-        "routes), with scanner, status, reason and time (`created_at`).",
+        "routes, a repeated nonce excepted), with scanner, status, reason, `nonce`, `scanned_at` "
+        "(the device's moment) and `received_at` (= `created_at`, the server's).",
     ),
 )
 async def list_ticket_scans(
@@ -82,4 +124,4 @@ async def list_ticket_scans(
     )
 
 
-SCANNING_ROUTES = [scan_ticket, scan_code, list_ticket_scans]
+SCANNING_ROUTES = [scan_ticket, scan_code, scan_batch, list_ticket_scans]

@@ -390,9 +390,13 @@ async def test_scan_log_endpoint(client: AsyncClient, tenant: Tenant, other_tena
         "total": 1, "limit": 25, "offset": 0, "has_more": False, "next_after": None,
     }  # fmt: skip
     [entry] = page["data"]
-    assert set(entry) == {"id", "ticket_id", "scanner_id", "status", "reason", "created_at"}
+    assert set(entry) == {
+        "id", "ticket_id", "scanner_id", "status", "reason", "nonce", "scanned_at",
+        "received_at", "created_at",
+    }  # fmt: skip
     assert entry["ticket_id"] == ticket_id and entry["status"] == "valid"
-    assert entry["created_at"] == result["scanned_at"]
+    assert entry["created_at"] == entry["received_at"] == entry["scanned_at"]
+    assert entry["scanned_at"] == result["scanned_at"] and entry["nonce"] is None
     problem(await client.get(f"/tickets/{ticket_id}/scans", headers=other_tenant.headers), 404)
     problem(await client.get("/tickets/nope/scans", headers=tenant.headers), 400)
     scanner_only = await key_for(tenant, ["tickets.write"])

@@ -69,3 +69,32 @@ async def test_fifty_simultaneous_scans_on_two_replicas_admit_once(
         )
         == 1
     )
+
+
+@pytest.mark.slow
+async def test_one_nonce_through_two_replicas_at_once_is_recorded_once(
+    client: httpx.AsyncClient, tenant: Tenant, replicas: list[str]
+) -> None:
+    """A door retrying one offline scan through a load balancer: single scans and batches with
+    the same nonce, on both replicas at once, give one answer and one scan log row."""
+    door = await open_door(client, tenant, tickets=2)
+    ticket, other = door.tickets
+    single = {"scannable_code": ticket["scannable_code"], "nonce": "retry-1"}
+    batch = {"scans": [{"ticket_id": other["id"], "nonce": "retry-2"}, {**single}]}
+    async with (
+        replica_client(replicas[0], tenant) as first,
+        replica_client(replicas[1], tenant) as second,
+    ):
+        requests = [
+            (first if i % 2 else second).post("/scans", json=single)
+            if i % 3
+            else (first if i % 2 else second).post("/scans/batch", json=batch)
+            for i in range(SCANS)
+        ]
+        answers = [ok(response) for response in await asyncio.gather(*requests)]
+    results = [a["results"][1] if "results" in a else {**a, "nonce": "retry-1"} for a in answers]
+    assert all(result == results[0] for result in results)
+    assert results[0]["status"] == "valid"
+    assert {a["results"][0]["status"] for a in answers if "results" in a} == {"valid"}
+    assert await Scan.count().where(Scan.ticket_id == ticket["id"]) == 1
+    assert await Scan.count().where(Scan.ticket_id == other["id"]) == 1

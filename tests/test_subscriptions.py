@@ -14,6 +14,7 @@ import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import httpx
 import pytest
@@ -165,10 +166,10 @@ async def test_a_rolled_back_scan_is_never_delivered(
             await live(subscriber, first, tenant, door)
             with pytest.raises(RuntimeError, match="changed our mind"):
                 async with transaction():
-                    admitted = await scan_ticket(principal, ticket_id=door.tickets[1]["id"])
+                    admitted = await scan_ticket(principal, ticket_id=UUID(door.tickets[1]["id"]))
                     assert admitted.status == "valid"
                     raise RuntimeError("changed our mind")
-            await scan_ticket(principal, ticket_id=door.tickets[2]["id"])
+            await scan_ticket(principal, ticket_id=UUID(door.tickets[2]["id"]))
             heard = await until(subscriber, "scans", door.tickets[2]["id"])
     finally:
         live_updates.bind_hub(None)

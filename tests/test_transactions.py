@@ -9,7 +9,7 @@ import pytest
 from piccolo.engine.base import Engine
 
 from db.tables import Organization
-from db.transactions import after_commit, transaction
+from db.transactions import after_commit, request_transaction, transaction
 
 
 class Boom(Exception):
@@ -69,3 +69,37 @@ async def test_failing_work_does_not_fail_the_committed_change(
         await after_commit(fail)
     assert await Organization.exists().where(Organization.name == name)
     assert any("after a commit" in record.getMessage() for record in caplog.records)
+
+
+async def test_a_failed_service_inside_a_request_transaction_is_undone(database: Engine) -> None:
+    """Inside one request's transaction (idempotent requests) a service transaction that raises
+    is rolled back to its start with its work after commit; the others commit together."""
+    done: list[str] = []
+    kept, undone = (f"{what} {uuid.uuid4().hex[:6]}" for what in ("Kept", "Undone"))
+
+    async def record(what: str) -> None:
+        done.append(what)
+
+    async with request_transaction():
+        async with transaction():
+            await Organization(name=kept).save()
+            await after_commit(lambda: record("kept"))
+        with pytest.raises(Boom):
+            async with transaction():
+                await Organization(name=undone).save()
+                await after_commit(lambda: record("undone"))
+                raise Boom
+        assert done == []
+    assert done == ["kept"]
+    assert await Organization.exists().where(Organization.name == kept)
+    assert not await Organization.exists().where(Organization.name == undone)
+
+
+async def test_a_request_transaction_that_raises_keeps_nothing(database: Engine) -> None:
+    name = f"Rolled back {uuid.uuid4().hex[:6]}"
+    with pytest.raises(Boom):
+        async with request_transaction():
+            async with transaction():
+                await Organization(name=name).save()
+            raise Boom
+    assert not await Organization.exists().where(Organization.name == name)

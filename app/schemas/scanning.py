@@ -25,10 +25,30 @@ ScanReason = Literal[
     "cancelled",
     "already_scanned",
 ]
+BatchScanStatus = Literal["valid", "scanned", "cancelled", "not_allowed", "not_found"]
 MAX_CODE_LENGTH = 64
 ScannableCode = Annotated[
     str, msgspec.Meta(min_length=1, max_length=MAX_CODE_LENGTH, pattern=NO_NUL)
 ]
+MAX_NONCE_LENGTH = 64
+Nonce = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=MAX_NONCE_LENGTH,
+        pattern=NO_NUL,
+        description="The device's id of this attempt, unique per organization: a repeated "
+        "nonce answers the first result again and records nothing new.",
+    ),
+]
+ScannedAt = Annotated[
+    datetime,
+    msgspec.Meta(
+        description="When the device scanned (RFC 3339 with an offset); default now, at most 5 "
+        "minutes in the future. Windows and validity are decided at this moment."
+    ),
+]
+MAX_BATCH_SCANS = 500
 
 
 class ScanEvent(msgspec.Struct):
@@ -75,10 +95,38 @@ class ScanResult(msgspec.Struct):
     reason: ScanReason | None
 
 
+class BatchScanResult(msgspec.Struct):
+    """One item's answer in ``POST /scans/batch``: the Scan result plus the item's ``nonce``.
+    An unknown ticket is ``status: not_found`` with every ticket field null."""
+
+    nonce: str
+    status: BatchScanStatus
+    ticket_id: UUID | None
+    scanned_before: bool
+    event: ScanEvent | None
+    timeslot: ScanTimeslot | None
+    ticket_type: ScanTicketType | None
+    owner_name: str | None
+    owner_email: str | None
+    seat: str | None
+    scanned_at: datetime | None
+    cancelled_at: datetime | None
+    related_tickets: list[RelatedTicket] | None
+    reason: ScanReason | None
+
+
+class BatchScanResults(msgspec.Struct):
+    """The answer of ``POST /scans/batch``, in the order of the request's ``scans``."""
+
+    results: list[BatchScanResult]
+
+
 class TicketScan(msgspec.Struct, forbid_unknown_fields=True):
     """Body of ``POST /tickets/{ticket_id}/scan``; no scanner means the first active one."""
 
     scanner_id: UUID | None = None
+    nonce: Nonce | None = None
+    scanned_at: ScannedAt | None = None
 
 
 class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
@@ -86,22 +134,44 @@ class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
 
     scannable_code: ScannableCode
     scanner_id: UUID | None = None
+    nonce: Nonce | None = None
+    scanned_at: ScannedAt | None = None
+
+
+class BatchScanItem(msgspec.Struct, forbid_unknown_fields=True):
+    """One scan of a batch: the ticket by exactly one of ``ticket_id`` and ``scannable_code``."""
+
+    nonce: Nonce
+    ticket_id: UUID | None = None
+    scannable_code: ScannableCode | None = None
+    scanned_at: ScannedAt | None = None
+
+
+class BatchScan(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of ``POST /scans/batch``: what a door device recorded while offline."""
+
+    scans: Annotated[list[BatchScanItem], msgspec.Meta(min_length=1, max_length=MAX_BATCH_SCANS)]
+    scanner_id: UUID | None = None
 
 
 class ScanLogEntry(msgspec.Struct):
-    """One scan attempt as the scan log keeps it; ``created_at`` is the moment of the scan."""
+    """One scan attempt as the scan log keeps it: ``scanned_at`` is when the device scanned (the
+    moment decided at), ``received_at`` (and ``created_at``) when the server received it."""
 
     id: UUID
     ticket_id: UUID
     scanner_id: UUID
     status: ScanStatus
     reason: ScanReason | None
+    nonce: str | None
+    scanned_at: datetime
+    received_at: datetime
     created_at: datetime
 
 
 class ScanNotice(msgspec.Struct):
     """A scan attempt as live subscribers see it (CONTRACT.md section 12): every outcome, once
-    its transaction committed; ``scanned_at`` is the moment of the attempt."""
+    its transaction committed; ``scanned_at`` is the moment of the attempt (the device's)."""
 
     ticket_id: UUID
     event_id: UUID

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from uuid import UUID
@@ -136,6 +136,16 @@ class Hub:
     ) -> None:
         raise NotImplementedError
 
+    async def publish_all(
+        self,
+        organization_id: UUID,
+        topic: Topic,
+        records: Sequence[tuple[UUID | None, msgspec.Struct]],
+    ) -> None:
+        """Several notifications of one topic, in order (``(event_id, record)`` each)."""
+        for event_id, record in records:
+            await self.publish(organization_id, topic, event_id, record)
+
     def feed(
         self,
         organization_id: UUID,
@@ -210,6 +220,20 @@ class RedisHub(Hub):
         envelope = Envelope(organization_id, topic, event_id, encoded)
         await self._redis.publish(self.channel, msgspec.json.encode(envelope))
 
+    async def publish_all(
+        self,
+        organization_id: UUID,
+        topic: Topic,
+        records: Sequence[tuple[UUID | None, msgspec.Struct]],
+    ) -> None:
+        """One round trip for all of them (a pipeline), whatever their number (a scan batch)."""
+        async with self._redis.pipeline(transaction=False) as pipeline:
+            for event_id, record in records:
+                encoded = msgspec.Raw(msgspec.json.encode(record))
+                envelope = Envelope(organization_id, topic, event_id, encoded)
+                pipeline.publish(self.channel, msgspec.json.encode(envelope))
+            await pipeline.execute()
+
     async def _listen(self) -> None:
         """Hear the channel for as long as the process runs, listening again after a failure."""
         while True:
@@ -275,6 +299,21 @@ async def publish_after_commit(
 
     async def publish() -> None:
         await hub.publish(organization_id, topic, event_id, record)
+
+    await after_commit(publish)
+
+
+async def publish_all_after_commit(
+    organization_id: UUID, topic: Topic, records: Sequence[tuple[UUID | None, msgspec.Struct]]
+) -> None:
+    """Announce several records (``(event_id, record)`` each, in order) once the current
+    transaction commits."""
+    hub = _bound
+    if hub is None or not records:
+        return
+
+    async def publish() -> None:
+        await hub.publish_all(organization_id, topic, records)
 
     await after_commit(publish)
 

@@ -1,32 +1,47 @@
-"""Door scanning: the decision order of CONTRACT.md section 5, the scan log and ``ticket.scanned``.
+"""Door scanning: the decision order of CONTRACT.md section 5, offline and batch scanning
+(section 11), the scan log and ``ticket.scanned``.
 
-A scan is one transaction on one connection, with a fixed number of statements whatever the size
-of the order: the scanner joined with its profile (plus the profile's targets when it has one),
-the ticket joined with its order, event, timeslot and ticket type, the related tickets in one
-query when the event wants them, and the writes. (Statements outside a transaction would each
-take a pooled connection of their own.) Admission is one conditional UPDATE
-(``status = 'valid'`` in its WHERE) in the transaction that also writes the scan log and the
-outbox row, so among any number of simultaneous scans of a ticket, on any number of replicas,
-exactly one becomes ``valid``; the others block on the row until the winner commits, find it
-changed, and report ``scanned`` with the winner's ``scanned_at``.
+A single scan and a batch of 500 run the same code: load the scanner, load every named ticket in
+one statement, :func:`plan` the attempts in Python (the decision, :func:`decide`, in one place),
+then write them with a fixed number of set-based statements (``db/scans.py``) in one
+transaction, whatever the number of attempts or the size of their orders:
+
+1. **Claim**: the attempts go into the scan log in one INSERT; an attempt whose ``nonce`` the
+   organization already used is not written (the unique index on ``(organization_id, nonce)``
+   decides, also against a concurrent request, which it waits for). Such an attempt answers the
+   first result again; the others are planned anew without it (one more read, only then).
+2. **Admit**: one conditional UPDATE (``status = 'valid'`` in its WHERE) marks the admitted
+   tickets scanned at their attempt's ``scanned_at``. Among any number of simultaneous scans of
+   a ticket, on any number of replicas, exactly one becomes ``valid``: the others block on the
+   row until the winner commits, find it changed, read the winner's state and are planned anew
+   (two more statements, only then), and their log rows are corrected.
+3. The outbox rows of the admissions (one INSERT, ``ticket.scanned``), the related tickets of the
+   orders that want them (one SELECT), and after the commit the live notices.
+
+Windows and validity are decided at the attempt's ``scanned_at`` (the device's clock, at most
+:data:`FUTURE_TOLERANCE` ahead of the server's); the scan log keeps it beside ``received_at``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
-from app.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NotFound
 from app.money import as_number
 from app.observability import count_scan
 from app.principal import Principal, requires
 from app.records import mapper
 from app.resources import Parent, Resource
 from app.schemas.scanning import (
+    MAX_BATCH_SCANS,
     MAX_CODE_LENGTH,
+    MAX_NONCE_LENGTH,
+    BatchScan,
+    BatchScanResult,
     RelatedTicket,
     ScanEvent,
     ScanLogEntry,
@@ -38,13 +53,20 @@ from app.schemas.scanning import (
     ScanTimeslot,
 )
 from app.services import live
-from app.services.outbox import record_event
+from app.services.outbox import record_events
 from app.services.scanners import targets_of
-from app.timeutil import as_utc, utcnow
-from db.tables import Scan, Scanner, Ticket
+from app.timeutil import as_utc, require_offset, utcnow
+from db import scans as statements
+from db.tables import Scan, Ticket
 from db.transactions import transaction
 
 Outcome = tuple[ScanStatus, ScanReason | None]
+Related = dict[UUID, list[RelatedTicket]]
+"""Each order's tickets (order scanning), by order id."""
+_to_related = mapper(RelatedTicket)
+
+FUTURE_TOLERANCE = timedelta(minutes=5)
+"""How far ahead of the server's clock a device's ``scanned_at`` may be (clock skew)."""
 
 SCAN_LOG = Resource(
     table=Scan,
@@ -54,43 +76,6 @@ SCAN_LOG = Resource(
     parents={"ticket_id": Parent("ticket_id", Ticket, "ticket")},
 )
 """The scan log, listed per ticket: every attempt that reached it, whatever its outcome."""
-
-# The statements of a scan are fixed SQL (plain enough for PostgreSQL and SQLite alike): building
-# them with Piccolo's query builder costs up to 1 ms of CPU each, on every scan.
-_SCANNER_COLUMNS = """
-    SELECT c.id, c.active, c.profile_id, p.opens_minutes_before_start,
-           p.closes_minutes_after_end, p.valid_from, p.valid_until
-    FROM scanners c LEFT JOIN scanner_profiles p ON p.id = c.profile_id
-    WHERE c.organization_id = {}"""
-SCANNER_BY_ID = _SCANNER_COLUMNS + " AND c.id = {}"
-FIRST_ACTIVE_SCANNER = _SCANNER_COLUMNS + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
-_TICKET_COLUMNS = """
-    SELECT t.id, t.event_id, t.event_timeslot_id, t.ticket_type_id, t.order_id, t.owner_name,
-           t.owner_email, t.seat, t.status, t.scanned_at, t.cancelled_at,
-           o.status AS order_status, e.title AS event_title, e.location AS event_location,
-           e.order_scanning_enabled, s.title AS timeslot_title,
-           s.starts_at AS timeslot_starts_at, s.ends_at AS timeslot_ends_at,
-           y.name AS ticket_type_name, y.price AS ticket_type_price
-    FROM tickets t
-    JOIN orders o ON o.id = t.order_id
-    JOIN events e ON e.id = t.event_id
-    JOIN timeslots s ON s.id = t.event_timeslot_id
-    JOIN ticket_types y ON y.id = t.ticket_type_id
-    WHERE t.organization_id = {}"""
-TICKET_BY_ID = _TICKET_COLUMNS + " AND t.id = {}"
-TICKET_BY_CODE = _TICKET_COLUMNS + " AND t.scannable_code = {}"
-ADMIT = """
-    UPDATE tickets SET status = 'scanned', scanned_at = {}, updated_at = {}
-    WHERE id = {} AND status = 'valid' RETURNING id"""
-LOG_ATTEMPT = """
-    INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, reason, created_at)
-    VALUES ({}, {}, {}, {}, {}, {}, {})"""
-RELATED_TICKETS = """
-    SELECT t.id, t.seat, t.owner_name, t.owner_email, t.scanned_at, t.cancelled_at,
-           y.name AS ticket_type_name
-    FROM tickets t JOIN ticket_types y ON y.id = t.ticket_type_id
-    WHERE t.organization_id = {} AND t.order_id = {} AND t.id <> {}
-    ORDER BY t.sequence"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,8 +111,89 @@ class TicketState:
     row: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One scan to run: the ticket it names (by exactly one of id and code), its nonce, when the
+    device scanned, and its place in the request."""
+
+    position: int
+    ticket_id: UUID | None
+    scannable_code: str | None
+    nonce: str | None
+    scanned_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FirstAttempt:
+    """What the scan log answered for a nonce the first time."""
+
+    ticket_id: UUID
+    status: ScanStatus
+    reason: ScanReason | None
+    result_scanned_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The outcome of one attempt. ``ticket`` is None when no ticket has the id or code;
+    ``scanned_at`` is the result's (the ticket's admission time, when it has one);
+    ``replayed`` when the nonce was used before (nothing is recorded for it)."""
+
+    attempt: Attempt
+    ticket: TicketState | None
+    status: ScanStatus | None = None
+    reason: ScanReason | None = None
+    scanned_before: bool = False
+    scanned_at: datetime | None = None
+    replayed: bool = False
+
+    @property
+    def recorded(self) -> bool:
+        """Whether this attempt is written to the scan log (it reached a ticket, and is new)."""
+        return self.ticket is not None and not self.replayed
+
+
+@dataclass(slots=True)
+class Tickets:
+    """The tickets an operation named, by id and by code, as they were before it."""
+
+    by_id: dict[UUID, TicketState]
+    by_code: dict[str, TicketState]
+
+    @classmethod
+    def of(cls, rows: Sequence[dict[str, Any]]) -> Tickets:
+        found = cls({}, {})
+        found.add(rows)
+        return found
+
+    def add(self, rows: Sequence[dict[str, Any]]) -> None:
+        for row in rows:
+            ticket = _ticket_state(row)
+            self.by_id[ticket.id] = ticket
+            self.by_code[row["scannable_code"]] = ticket
+
+    def find(self, attempt: Attempt) -> TicketState | None:
+        if attempt.ticket_id is not None:
+            return self.by_id.get(attempt.ticket_id)
+        return self.by_code.get(attempt.scannable_code or "")
+
+    def update(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Take the committed state of these tickets (a concurrent change got there first)."""
+        for row in rows:
+            ticket = self.by_id[row["id"]]
+            changed = replace(
+                ticket,
+                status=row["status"],
+                scanned_at=row["scanned_at"],
+                cancelled_at=row["cancelled_at"],
+            )
+            self.by_id[ticket.id] = changed
+            self.by_code[ticket.row["scannable_code"]] = changed
+
+
 def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome:
-    """Steps 3 to 7 of the decision order (the scanner and the ticket are known)."""
+    """Steps 3 to 7 of the decision order (the scanner and the ticket are known), at ``now``
+    (the moment the device scanned)."""
     if not scanner.active:
         return "not_allowed", "scanner_inactive"
     if scanner.event_ids is not None and ticket.event_id not in scanner.event_ids:
@@ -155,6 +221,65 @@ def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome
     return "valid", None
 
 
+def plan(
+    scanner: ScannerRules,
+    attempts: Sequence[Attempt],
+    tickets: Tickets,
+    firsts: dict[str, FirstAttempt],
+) -> dict[int, Answer]:
+    """Every attempt's answer (by position), running them in order of ``scanned_at`` (ties: the
+    request's order): an attempt sees what the earlier ones did to its ticket. A nonce in
+    ``firsts`` (used by an earlier request), or already seen in this one, answers that first
+    result again instead of running."""
+    current = dict(tickets.by_id)
+    seen: dict[str, Answer] = {}
+    answers: dict[int, Answer] = {}
+    for attempt in sorted(attempts, key=lambda item: (item.scanned_at, item.position)):
+        nonce = attempt.nonce
+        if nonce is not None and nonce in firsts:
+            answer = _replay(attempt, firsts[nonce], current)
+        elif nonce is not None and nonce in seen:
+            answer = replace(seen[nonce], attempt=attempt, replayed=True)
+        else:
+            answer = _decide_attempt(scanner, attempt, tickets.find(attempt), current)
+        if nonce is not None:
+            seen.setdefault(nonce, answer)
+        answers[attempt.position] = answer
+    return answers
+
+
+def _decide_attempt(
+    scanner: ScannerRules,
+    attempt: Attempt,
+    found: TicketState | None,
+    current: dict[UUID, TicketState],
+) -> Answer:
+    if found is None:
+        return Answer(attempt, None)
+    ticket = current[found.id]
+    status, reason = decide(scanner, ticket, attempt.scanned_at)
+    scanned_before = ticket.scanned_at is not None
+    if status == "valid":
+        ticket = replace(ticket, status="scanned", scanned_at=attempt.scanned_at)
+        current[ticket.id] = ticket
+    return Answer(attempt, ticket, status, reason, scanned_before, ticket.scanned_at)
+
+
+def _replay(attempt: Attempt, first: FirstAttempt, current: dict[UUID, TicketState]) -> Answer:
+    """The first result of a nonce: its status, reason and ``scanned_at`` (and so whether the
+    ticket had been scanned before it)."""
+    scanned_before = first.status != "valid" and first.result_scanned_at is not None
+    return Answer(
+        attempt,
+        current[first.ticket_id],
+        first.status,
+        first.reason,
+        scanned_before,
+        first.result_scanned_at,
+        replayed=True,
+    )
+
+
 @requires("tickets.write")
 async def scan_ticket(
     principal: Principal,
@@ -162,34 +287,60 @@ async def scan_ticket(
     ticket_id: UUID | None = None,
     scannable_code: str | None = None,
     scanner_id: UUID | None = None,
+    nonce: str | None = None,
+    scanned_at: datetime | None = None,
     now: datetime | None = None,
 ) -> ScanResult:
-    """Scan the ticket named by exactly one of ``ticket_id`` and ``scannable_code``.
+    """Scan the ticket named by exactly one of ``ticket_id`` and ``scannable_code``, as the
+    device did at ``scanned_at`` (default: now). A ``nonce`` used before answers its first
+    result again.
 
-    ``now`` is the moment of the scan (tests pin it to probe the window edges).
+    ``now`` is the server's clock (tests pin it to probe the window edges).
     """
-    _check_target(ticket_id, scannable_code)
-    now = utcnow() if now is None else as_utc(now)
+    _check_target(ticket_id, scannable_code, "")
+    _check_nonce(nonce, "nonce")
+    received_at = utcnow() if now is None else as_utc(now)
+    attempt = Attempt(
+        0,
+        ticket_id,
+        scannable_code,
+        nonce,
+        _scanned_at(scanned_at, received_at, "scanned_at"),
+    )
     organization_id = principal.organization_id
     async with transaction():
         scanner = await _scanner(organization_id, scanner_id)
-        ticket = await _ticket(organization_id, ticket_id, scannable_code)
-        scanned_before = ticket.scanned_at is not None
-        status, reason = decide(scanner, ticket, now)
-        if status == "valid":
-            admitted = await _admit(organization_id, ticket, scanner.id, now)
-            if admitted is None:
-                ticket = await _lost_race(ticket)
-                scanned_before = ticket.scanned_at is not None
-                status, reason = decide(scanner, ticket, now)
-            else:
-                ticket = admitted
-        await _log(organization_id, ticket.id, scanner.id, status, reason, now)
-        result = await _result(organization_id, ticket, status, reason, scanned_before)
-        notice = ScanNotice(ticket.id, ticket.event_id, scanner.id, status, reason, now)
-        await live.publish_after_commit(organization_id, "scans", ticket.event_id, notice)
-    count_scan(status, reason)
-    return result
+        tickets = await _load(organization_id, [attempt])
+        if tickets.find(attempt) is None:
+            if ticket_id is not None:
+                raise NotFound.resource("ticket", ticket_id)
+            raise NotFound("No ticket with this scannable_code")
+        [answer] = await _execute(organization_id, scanner, [attempt], tickets, received_at)
+        related = await _related(organization_id, [answer])
+    _count([answer])
+    return _result(answer, related)
+
+
+@requires("tickets.write")
+async def scan_tickets(
+    principal: Principal, data: BatchScan, *, now: datetime | None = None
+) -> list[BatchScanResult]:
+    """Run a door device's recorded scans (CONTRACT.md section 11) in order of ``scanned_at``,
+    as one transaction of a fixed number of statements; the results in the request's order.
+
+    An invalid item is a 400 naming it (``scans[3].scanned_at``) and nothing runs; an unknown
+    ticket is that item's ``not_found``.
+    """
+    received_at = utcnow() if now is None else as_utc(now)
+    attempts = _attempts(data, received_at)
+    organization_id = principal.organization_id
+    async with transaction():
+        scanner = await _scanner(organization_id, data.scanner_id)
+        tickets = await _load(organization_id, attempts)
+        answers = await _execute(organization_id, scanner, attempts, tickets, received_at)
+        related = await _related(organization_id, answers)
+    _count(answers)
+    return [_batch_result(answer, related) for answer in answers]
 
 
 @requires("tickets.read")
@@ -203,50 +354,72 @@ async def watch_scans(
     return await live.watch(principal, "scans", event_id, on_overflow)
 
 
-async def _admit(
-    organization_id: UUID, ticket: TicketState, scanner_id: UUID, now: datetime
-) -> TicketState | None:
-    """Step 7: the conditional UPDATE; ``None`` when a concurrent change got there first."""
-    if not await Ticket.raw(ADMIT, now, utcnow(), ticket.id):
-        return None
-    await record_event(
-        organization_id,
-        "ticket.scanned",
-        {
-            "ticket_id": ticket.id,
-            "order_id": ticket.order_id,
-            "event_id": ticket.event_id,
-            "scanner_id": scanner_id,
-            "scanned_at": now,
-        },
-    )
-    return replace(ticket, status="scanned", scanned_at=now)
+def _attempts(data: BatchScan, received_at: datetime) -> list[Attempt]:
+    """The batch's items as attempts, or a 400 naming every invalid item (nothing runs)."""
+    if not 1 <= len(data.scans) <= MAX_BATCH_SCANS:
+        raise InvalidInput.field("scans", f"must hold 1 to {MAX_BATCH_SCANS} scans")
+    attempts: list[Attempt] = []
+    errors: list[FieldError] = []
+    for position, item in enumerate(data.scans):
+        prefix = f"scans[{position}]."
+        try:
+            _check_target(item.ticket_id, item.scannable_code, prefix)
+            _check_nonce(item.nonce, f"{prefix}nonce", required=True)
+            at = _scanned_at(item.scanned_at, received_at, f"{prefix}scanned_at")
+        except InvalidInput as error:
+            errors += error.errors
+            continue
+        attempts.append(Attempt(position, item.ticket_id, item.scannable_code, item.nonce, at))
+    if errors:
+        raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
+    return attempts
 
 
-def _check_target(ticket_id: UUID | None, scannable_code: str | None) -> None:
+def _check_target(ticket_id: UUID | None, scannable_code: str | None, prefix: str) -> None:
     if (ticket_id is None) == (scannable_code is None):
-        raise InvalidInput("Name the ticket by exactly one of ticket_id and scannable_code")
+        message = "name the ticket by exactly one of ticket_id and scannable_code"
+        if not prefix:
+            raise InvalidInput(message[0].upper() + message[1:])
+        raise InvalidInput.field(f"{prefix}ticket_id", message)
     if scannable_code is None:
         return
+    field = f"{prefix}scannable_code"
     if not 1 <= len(scannable_code) <= MAX_CODE_LENGTH:
-        raise InvalidInput.field(
-            "scannable_code", f"must be 1 to {MAX_CODE_LENGTH} characters long"
-        )
+        raise InvalidInput.field(field, f"must be 1 to {MAX_CODE_LENGTH} characters long")
     if "\x00" in scannable_code:
-        raise InvalidInput.field("scannable_code", "must not contain U+0000")
+        raise InvalidInput.field(field, "must not contain U+0000")
+
+
+def _check_nonce(nonce: str | None, field: str, *, required: bool = False) -> None:
+    if nonce is None:
+        if required:
+            raise InvalidInput.field(field, "is required")
+        return
+    if not 1 <= len(nonce) <= MAX_NONCE_LENGTH:
+        raise InvalidInput.field(field, f"must be 1 to {MAX_NONCE_LENGTH} characters long")
+    if "\x00" in nonce:
+        raise InvalidInput.field(field, "must not contain U+0000")
+
+
+def _scanned_at(value: datetime | None, received_at: datetime, field: str) -> datetime:
+    """The device's moment of the scan: given with an offset, at most 5 minutes ahead."""
+    if value is None:
+        return received_at
+    scanned_at = require_offset(value, field)
+    if scanned_at > received_at + FUTURE_TOLERANCE:
+        raise InvalidInput.field(
+            field, "is more than 5 minutes in the future (the server's clock is the reference)"
+        )
+    return scanned_at
 
 
 async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRules:
     """Step 1: the named scanner (403 when not ours) or the oldest active one (409 when none)."""
-    if scanner_id is not None:
-        rows = await Scanner.raw(SCANNER_BY_ID, organization_id, scanner_id)
-        if not rows:
-            raise Forbidden(f"Scanner {scanner_id} does not belong to your organization")
-    else:
-        rows = await Scanner.raw(FIRST_ACTIVE_SCANNER, organization_id)
-        if not rows:
-            raise Conflict("The organization has no active scanner; create one with POST /scanners")
-    row = rows[0]
+    row = await statements.scanner(organization_id, scanner_id)
+    if row is None and scanner_id is not None:
+        raise Forbidden(f"Scanner {scanner_id} does not belong to your organization")
+    if row is None:
+        raise Conflict("The organization has no active scanner; create one with POST /scanners")
     if row["profile_id"] is None:
         return ScannerRules(id=row["id"], active=row["active"])
     targets = (await targets_of([row["profile_id"]]))[row["profile_id"]]
@@ -267,19 +440,14 @@ async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRul
     )
 
 
-async def _ticket(
-    organization_id: UUID, ticket_id: UUID | None, scannable_code: str | None
-) -> TicketState:
-    """Step 2: the ticket with its order, event, timeslot and ticket type, in one statement."""
-    if ticket_id is not None:
-        rows = await Ticket.raw(TICKET_BY_ID, organization_id, ticket_id)
-    else:
-        rows = await Ticket.raw(TICKET_BY_CODE, organization_id, scannable_code)
-    row = rows[0] if rows else None
-    if row is None:
-        if ticket_id is not None:
-            raise NotFound.resource("ticket", ticket_id)
-        raise NotFound("No ticket with this scannable_code")
+async def _load(organization_id: UUID, attempts: Sequence[Attempt]) -> Tickets:
+    """Step 2: every named ticket with its order, event, timeslot and type, in one statement."""
+    ids = list(dict.fromkeys(a.ticket_id for a in attempts if a.ticket_id is not None))
+    codes = list(dict.fromkeys(a.scannable_code for a in attempts if a.scannable_code))
+    return Tickets.of(await statements.tickets(organization_id, ids, codes))
+
+
+def _ticket_state(row: dict[str, Any]) -> TicketState:
     return TicketState(
         id=row["id"],
         event_id=row["event_id"],
@@ -296,73 +464,188 @@ async def _ticket(
     )
 
 
-async def _lost_race(ticket: TicketState) -> TicketState:
-    """The ticket as a concurrent change left it (another scan won, or it was cancelled)."""
-    current = (
-        await Ticket.select(Ticket.status, Ticket.scanned_at, Ticket.cancelled_at)
-        .where(Ticket.id == ticket.id)
-        .first()
-    )
-    if current is None:
-        raise NotFound.resource("ticket", ticket.id)
-    return replace(
-        ticket,
-        status=current["status"],
-        scanned_at=current["scanned_at"],
-        cancelled_at=current["cancelled_at"],
-    )
+def _log_row(log_id: UUID, answer: Answer) -> dict[str, Any]:
+    assert answer.ticket is not None
+    return {
+        "id": log_id,
+        "ticket_id": answer.ticket.id,
+        "status": answer.status,
+        "reason": answer.reason,
+        "scanned_at": answer.attempt.scanned_at,
+        "nonce": answer.attempt.nonce,
+        "result_scanned_at": answer.scanned_at,
+    }
 
 
-async def _log(
+async def _execute(
     organization_id: UUID,
-    ticket_id: UUID,
-    scanner_id: UUID,
-    status: ScanStatus,
-    reason: ScanReason | None,
-    now: datetime,
-) -> None:
-    await Scan.raw(
-        LOG_ATTEMPT, uuid4(), organization_id, ticket_id, scanner_id, status, reason, now
+    scanner: ScannerRules,
+    attempts: Sequence[Attempt],
+    tickets: Tickets,
+    received_at: datetime,
+) -> list[Answer]:
+    """Plan, claim, admit and record the attempts (see the module's docstring); the answers in
+    the attempts' order. Call inside the transaction."""
+    firsts: dict[str, FirstAttempt] = {}
+    answers = plan(scanner, attempts, tickets, firsts)
+    logged = {a.attempt.position: uuid4() for a in answers.values() if a.recorded}
+    written = {position: _log_row(log_id, answers[position]) for position, log_id in logged.items()}
+    claimed = await statements.claim(
+        organization_id, scanner.id, received_at, list(written.values())
     )
+    if len(claimed) < len(written):
+        taken = [row["nonce"] for row in written.values() if row["id"] not in claimed]
+        firsts = await _first_attempts(organization_id, taken, tickets)
+        written = {p: row for p, row in written.items() if row["id"] in claimed}
+        answers = plan(scanner, attempts, tickets, firsts)
+    admitted: set[UUID] = set()
+    while wanted := [
+        (a.ticket.id, a.attempt.scanned_at)
+        for a in answers.values()
+        if a.status == "valid" and not a.replayed and a.ticket and a.ticket.id not in admitted
+    ]:
+        won = await statements.admit(organization_id, wanted, utcnow())
+        admitted |= won
+        lost = [ticket_id for ticket_id, _ in wanted if ticket_id not in won]
+        if not lost:
+            break
+        tickets.update(await statements.ticket_states(lost))
+        answers = plan(scanner, attempts, tickets, firsts)
+    final = {position: answers[position] for position in written}
+    await statements.correct(
+        [
+            (row["id"], answer.status, answer.reason, answer.scanned_at)
+            for position, row in written.items()
+            if (row["status"], row["reason"], row["result_scanned_at"])
+            != ((answer := final[position]).status, answer.reason, answer.scanned_at)
+        ]
+    )
+    in_order = sorted(final.values(), key=lambda a: (a.attempt.scanned_at, a.attempt.position))
+    await _announce(organization_id, scanner.id, in_order)
+    return [answers[attempt.position] for attempt in attempts]
 
 
-async def _related_tickets(organization_id: UUID, ticket: TicketState) -> list[RelatedTicket]:
-    rows = await Ticket.raw(RELATED_TICKETS, organization_id, ticket.order_id, ticket.id)
-    to_related = mapper(RelatedTicket)
-    return [to_related(row) for row in rows]
+async def _first_attempts(
+    organization_id: UUID, nonces: Sequence[str], tickets: Tickets
+) -> dict[str, FirstAttempt]:
+    """The first results of nonces used before, with their tickets added to ``tickets`` (a
+    nonce reused for another ticket answers for the first one)."""
+    rows = await statements.first_attempts(organization_id, nonces)
+    missing = list({row["ticket_id"] for row in rows} - tickets.by_id.keys())
+    if missing:
+        tickets.add(await statements.tickets(organization_id, missing, []))
+    return {
+        row["nonce"]: FirstAttempt(
+            row["ticket_id"], row["status"], row["reason"], row["result_scanned_at"]
+        )
+        for row in rows
+    }
 
 
-async def _result(
-    organization_id: UUID,
-    ticket: TicketState,
-    status: ScanStatus,
-    reason: ScanReason | None,
-    scanned_before: bool,
-) -> ScanResult:
+async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answer]) -> None:
+    """``ticket.scanned`` for each admission (one INSERT), and every new attempt to live
+    subscribers once the transaction commits."""
+    events: list[tuple[str, dict[str, Any]]] = []
+    notices: list[tuple[UUID | None, ScanNotice]] = []
+    for answer in new:
+        ticket = answer.ticket
+        assert ticket is not None and answer.status is not None
+        at = answer.attempt.scanned_at
+        if answer.status == "valid":
+            payload = {
+                "ticket_id": ticket.id,
+                "order_id": ticket.order_id,
+                "event_id": ticket.event_id,
+                "scanner_id": scanner_id,
+                "scanned_at": at,
+            }
+            events.append(("ticket.scanned", payload))
+        notice = ScanNotice(
+            ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at
+        )
+        notices.append((ticket.event_id, notice))
+    await record_events(organization_id, events)
+    await live.publish_all_after_commit(organization_id, "scans", notices)
+
+
+async def _related(organization_id: UUID, answers: Sequence[Answer]) -> Related:
+    """The tickets of every answered order whose event has order scanning (one statement),
+    mapped once per order (a batch holds the orders' tickets side by side)."""
+    orders = list(
+        dict.fromkeys(
+            a.ticket.order_id
+            for a in answers
+            if a.ticket is not None and a.ticket.row["order_scanning_enabled"]
+        )
+    )
+    found: Related = {order_id: [] for order_id in orders}
+    for row in await statements.related(organization_id, orders):
+        found[row["order_id"]].append(_to_related(row))
+    return found
+
+
+def _count(answers: Sequence[Answer]) -> None:
+    for answer in answers:
+        if answer.recorded:
+            count_scan(answer.status or "", answer.reason)
+
+
+_to_related = mapper(RelatedTicket)
+
+
+def _result_fields(answer: Answer, related: Related) -> dict[str, Any]:
+    ticket = answer.ticket
+    assert ticket is not None
     row = ticket.row
-    related = (
-        await _related_tickets(organization_id, ticket) if row["order_scanning_enabled"] else None
-    )
-    return ScanResult(
-        ticket_id=ticket.id,
-        status=status,
-        scanned_before=scanned_before,
-        event=ScanEvent(
+    others = related.get(ticket.order_id) if row["order_scanning_enabled"] else None
+    return {
+        "ticket_id": ticket.id,
+        "status": answer.status,
+        "scanned_before": answer.scanned_before,
+        "event": ScanEvent(
             id=ticket.event_id, title=row["event_title"], location=row["event_location"]
         ),
-        timeslot=ScanTimeslot(
+        "timeslot": ScanTimeslot(
             title=row["timeslot_title"], starts_at=ticket.starts_at, ends_at=ticket.ends_at
         ),
-        ticket_type=ScanTicketType(
+        "ticket_type": ScanTicketType(
             id=ticket.ticket_type_id,
             name=row["ticket_type_name"],
             price=as_number(row["ticket_type_price"]),
         ),
-        owner_name=row["owner_name"],
-        owner_email=row["owner_email"],
-        seat=row["seat"],
-        scanned_at=ticket.scanned_at,
-        cancelled_at=ticket.cancelled_at,
-        related_tickets=related,
-        reason=reason,
-    )
+        "owner_name": row["owner_name"],
+        "owner_email": row["owner_email"],
+        "seat": row["seat"],
+        "scanned_at": answer.scanned_at,
+        "cancelled_at": ticket.cancelled_at,
+        "related_tickets": None
+        if others is None
+        else [other for other in others if other.id != ticket.id],
+        "reason": answer.reason,
+    }
+
+
+def _result(answer: Answer, related: Related) -> ScanResult:
+    return ScanResult(**_result_fields(answer, related))
+
+
+def _batch_result(answer: Answer, related: Related) -> BatchScanResult:
+    nonce = answer.attempt.nonce or ""
+    if answer.ticket is None:
+        return BatchScanResult(
+            nonce=nonce,
+            status="not_found",
+            ticket_id=answer.attempt.ticket_id,
+            scanned_before=False,
+            event=None,
+            timeslot=None,
+            ticket_type=None,
+            owner_name=None,
+            owner_email=None,
+            seat=None,
+            scanned_at=None,
+            cancelled_at=None,
+            related_tickets=None,
+            reason=None,
+        )
+    return BatchScanResult(nonce=nonce, **_result_fields(answer, related))

@@ -1,0 +1,245 @@
+"""The statements of a scan, set-based: each takes any number of tickets or attempts and costs one
+round trip, so a batch of 500 scans runs as many statements as a single scan
+(``app/services/scanning.py`` decides; this module reads and writes).
+
+Lists travel as one array parameter per column on PostgreSQL (``unnest``, ``= ANY``: the same
+statement text for any size, prepared once) and as ``VALUES`` rows and ``IN`` lists on SQLite
+(the demo, one writer at a time). Every statement is fixed SQL: Piccolo's query builder costs
+more CPU than the statements themselves on this hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from db.tables import Scan, Scanner, Ticket
+
+Row = dict[str, Any]
+
+
+def _postgres() -> bool:
+    return Scan._meta.db.engine_type != "sqlite"
+
+
+def _cast(kind: str) -> str:
+    """A parameter's type on PostgreSQL (which cannot always infer it); nothing on SQLite."""
+    return f"::{kind}" if _postgres() else ""
+
+
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """Rows of named, typed columns as a relation ``v`` a statement can select from."""
+
+    names: tuple[tuple[str, str], ...]
+    """(name, PostgreSQL type) of each column."""
+
+    def source(self, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
+        """``(sql, args)``: the rows as a table expression aliased ``v``."""
+        if _postgres():
+            arrays = ", ".join(f"{{}}::{kind}[]" for _, kind in self.names)
+            names = ", ".join(name for name, _ in self.names)
+            columns = [list(column) for column in zip(*rows, strict=True)]
+            return f"unnest({arrays}) AS v({names})", columns
+        row = "(" + ", ".join(["{}"] * len(self.names)) + ")"
+        aliases = ", ".join(f"column{i} AS {name}" for i, (name, _) in enumerate(self.names, 1))
+        values = ", ".join([row] * len(rows))
+        return f"(SELECT {aliases} FROM (VALUES {values})) AS v", [
+            value for row_values in rows for value in row_values
+        ]
+
+
+def _in(column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
+    """``column`` is one of ``values`` (one array parameter on PostgreSQL)."""
+    if _postgres():
+        return f"{column} = ANY({{}}::{kind}[])", [list(values)]
+    return f"{column} IN ({', '.join(['{}'] * len(values))})", list(values)
+
+
+_SCANNER_COLUMNS = """
+    SELECT c.id, c.active, c.profile_id, p.opens_minutes_before_start,
+           p.closes_minutes_after_end, p.valid_from, p.valid_until
+    FROM scanners c LEFT JOIN scanner_profiles p ON p.id = c.profile_id
+    WHERE c.organization_id = {}"""
+SCANNER_BY_ID = _SCANNER_COLUMNS + " AND c.id = {}"
+FIRST_ACTIVE_SCANNER = _SCANNER_COLUMNS + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
+_TICKET_COLUMNS = """
+    SELECT t.id, t.scannable_code, t.event_id, t.event_timeslot_id, t.ticket_type_id, t.order_id,
+           t.owner_name, t.owner_email, t.seat, t.status, t.scanned_at, t.cancelled_at,
+           o.status AS order_status, e.title AS event_title, e.location AS event_location,
+           e.order_scanning_enabled, s.title AS timeslot_title,
+           s.starts_at AS timeslot_starts_at, s.ends_at AS timeslot_ends_at,
+           y.name AS ticket_type_name, y.price AS ticket_type_price
+    FROM tickets t
+    JOIN orders o ON o.id = t.order_id
+    JOIN events e ON e.id = t.event_id
+    JOIN timeslots s ON s.id = t.event_timeslot_id
+    JOIN ticket_types y ON y.id = t.ticket_type_id
+    WHERE t.organization_id = {}"""
+_RELATED_COLUMNS = """
+    SELECT t.order_id, t.id, t.seat, t.owner_name, t.owner_email, t.scanned_at, t.cancelled_at,
+           y.name AS ticket_type_name
+    FROM tickets t JOIN ticket_types y ON y.id = t.ticket_type_id
+    WHERE t.organization_id = {}"""
+_LOG = Columns(
+    (
+        ("id", "uuid"),
+        ("ticket_id", "uuid"),
+        ("status", "varchar"),
+        ("reason", "varchar"),
+        ("scanned_at", "timestamptz"),
+        ("nonce", "varchar"),
+        ("result_scanned_at", "timestamptz"),
+    )
+)
+_OUTCOMES = Columns(
+    (
+        ("id", "uuid"),
+        ("status", "varchar"),
+        ("reason", "varchar"),
+        ("result_scanned_at", "timestamptz"),
+    )
+)
+_ADMISSIONS = Columns((("id", "uuid"), ("at", "timestamptz")))
+
+
+async def scanner(organization_id: UUID, scanner_id: UUID | None) -> Row | None:
+    """The named scanner, or the organization's oldest active one, with its profile's window."""
+    if scanner_id is not None:
+        rows = await Scanner.raw(SCANNER_BY_ID, organization_id, scanner_id)
+    else:
+        rows = await Scanner.raw(FIRST_ACTIVE_SCANNER, organization_id)
+    return rows[0] if rows else None
+
+
+async def tickets(organization_id: UUID, ids: Sequence[UUID], codes: Sequence[str]) -> list[Row]:
+    """The organization's tickets among ``ids`` and ``codes``, each joined with its order, event,
+    timeslot and ticket type: one statement (an equality when there is one ticket)."""
+    conditions: list[str] = []
+    args: list[Any] = [organization_id]
+    for column, values, kind in (("t.id", ids, "uuid"), ("t.scannable_code", codes, "varchar")):
+        if len(values) == 1:
+            conditions.append(f"{column} = {{}}")
+            args.append(values[0])
+        elif values:
+            condition, values_args = _in(column, values, kind)
+            conditions.append(condition)
+            args += values_args
+    if not conditions:
+        return []
+    return await Ticket.raw(f"{_TICKET_COLUMNS} AND ({' OR '.join(conditions)})", *args)
+
+
+async def claim(
+    organization_id: UUID, scanner_id: UUID, received_at: datetime, attempts: Sequence[Row]
+) -> set[UUID]:
+    """Write the attempts to the scan log; the ids of those written. An attempt whose nonce the
+    organization already used is not written (the unique index decides, also against a
+    concurrent transaction, which this waits for). Rows go in nonce order, so that two batches
+    sharing nonces take their index entries in the same order (no deadlock)."""
+    if not attempts:
+        return set()
+    names = [name for name, _ in _LOG.names]
+    ordered = sorted(attempts, key=lambda row: (row["nonce"] is None, row["nonce"] or ""))
+    source, args = _LOG.source([[row[name] for name in names] for row in ordered])
+    rows = await Scan.raw(
+        "INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, reason, "
+        "created_at, scanned_at, received_at, nonce, result_scanned_at) "
+        f"SELECT v.id, {{}}{_cast('uuid')}, v.ticket_id, {{}}{_cast('uuid')}, v.status, v.reason, "
+        f"{{}}{_cast('timestamptz')}, v.scanned_at, {{}}{_cast('timestamptz')}, v.nonce, "
+        f"v.result_scanned_at FROM {source} WHERE true "
+        "ON CONFLICT (organization_id, nonce) DO NOTHING RETURNING id",
+        organization_id,
+        scanner_id,
+        received_at,
+        received_at,
+        *args,
+    )
+    return {row["id"] for row in rows}
+
+
+async def first_attempts(organization_id: UUID, nonces: Sequence[str]) -> list[Row]:
+    """The scan log's attempts of these nonces (each the first and only one of its nonce)."""
+    if not nonces:
+        return []
+    condition, args = _in("nonce", nonces, "varchar")
+    return await Scan.raw(
+        "SELECT nonce, ticket_id, status, reason, result_scanned_at FROM scans "
+        f"WHERE organization_id = {{}} AND {condition}",
+        organization_id,
+        *args,
+    )
+
+
+async def admit(
+    organization_id: UUID, admissions: Sequence[tuple[UUID, datetime]], now: datetime
+) -> set[UUID]:
+    """Mark each ticket scanned at its time if it is still ``valid``: one conditional UPDATE; the
+    ids it changed (a ticket missing lost to a concurrent change). PostgreSQL locks the rows in
+    id order first, so two batches sharing tickets cannot deadlock."""
+    if not admissions:
+        return set()
+    source, args = _ADMISSIONS.source(admissions)
+    ids = [ticket_id for ticket_id, _ in admissions]
+    if _postgres():
+        rows = await Ticket.raw(
+            "WITH locked AS (SELECT id FROM tickets WHERE organization_id = {} "
+            "AND id = ANY({}::uuid[]) AND status = 'valid' ORDER BY id FOR NO KEY UPDATE) "
+            "UPDATE tickets SET status = 'scanned', scanned_at = v.at, updated_at = {} "
+            f"FROM locked, {source} WHERE tickets.id = locked.id AND v.id = locked.id "
+            "AND tickets.status = 'valid' RETURNING tickets.id",
+            organization_id,
+            ids,
+            now,
+            *args,
+        )
+    else:
+        rows = await Ticket.raw(
+            "UPDATE tickets SET status = 'scanned', scanned_at = v.at, updated_at = {} "
+            f"FROM {source} WHERE tickets.id = v.id AND tickets.organization_id = {{}} "
+            "AND tickets.status = 'valid' RETURNING tickets.id AS id",
+            now,
+            *args,
+            organization_id,
+        )
+    return {row["id"] for row in rows}
+
+
+async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
+    """The committed status and times of these tickets (after a lost race)."""
+    if not ids:
+        return []
+    condition, args = _in("id", ids, "uuid")
+    return await Ticket.raw(
+        f"SELECT id, status, scanned_at, cancelled_at FROM tickets WHERE {condition}", *args
+    )
+
+
+async def correct(outcomes: Sequence[tuple[UUID, str, str | None, datetime | None]]) -> None:
+    """Rewrite the outcome of these logged attempts (id, status, reason, result_scanned_at)."""
+    if not outcomes:
+        return
+    source, args = _OUTCOMES.source(outcomes)
+    await Scan.raw(
+        "UPDATE scans SET status = v.status, reason = v.reason, "
+        f"result_scanned_at = v.result_scanned_at FROM {source} WHERE scans.id = v.id",
+        *args,
+    )
+
+
+async def related(organization_id: UUID, order_ids: Sequence[UUID]) -> list[Row]:
+    """Every ticket of these orders, by order and sequence (one statement)."""
+    if not order_ids:
+        return []
+    if len(order_ids) == 1:
+        condition, args = "t.order_id = {}", [order_ids[0]]
+    else:
+        condition, args = _in("t.order_id", order_ids, "uuid")
+    return await Ticket.raw(
+        f"{_RELATED_COLUMNS} AND {condition} ORDER BY t.order_id, t.sequence",
+        organization_id,
+        *args,
+    )
