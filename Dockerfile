@@ -18,6 +18,7 @@ COPY app ./app
 COPY db ./db
 COPY rest ./rest
 COPY graphql_api ./graphql_api
+COPY dashboard ./dashboard
 COPY workers ./workers
 # Editable, so the templates are read from the source tree as in development. The GraphQL
 # documents (graphql/) are not needed at run time.

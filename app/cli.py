@@ -124,7 +124,7 @@ def cmd_org_create(args: argparse.Namespace) -> None:
 def cmd_user_create(args: argparse.Namespace) -> None:
     from app.services.organizations import add_member
 
-    _print_json(asyncio.run(_with_database(lambda: add_member(args.org, args.email))))
+    _print_json(asyncio.run(_with_database(lambda: add_member(args.org, args.email, args.role))))
 
 
 def cmd_api_key_create(args: argparse.Namespace) -> None:
@@ -192,13 +192,14 @@ def cmd_dev_idp_init(args: argparse.Namespace) -> None:
 def cmd_dev_idp_token(args: argparse.Namespace) -> None:
     from datetime import timedelta
 
-    from app.services.oauth.dev_idp import DEV_AUDIENCE, mint_user_token
+    from app.services.oauth.dev_idp import DEV_AUDIENCE, DEV_ISSUER, mint_user_token
 
     token = mint_user_token(
         args.email,
         _dev_idp_directory(args),
         audience=get_settings().idp_audience or DEV_AUDIENCE,
         lifetime=timedelta(minutes=args.minutes),
+        issuer=args.issuer or get_settings().idp_issuer or DEV_ISSUER,
     )
     sys.stdout.write(token + "\n")
 
@@ -257,6 +258,12 @@ def build_parser() -> argparse.ArgumentParser:
     user_create = user.add_parser("create", help="add a member to an organization")
     user_create.add_argument("--org", required=True, type=_uuid)
     user_create.add_argument("--email", required=True)
+    user_create.add_argument(
+        "--role",
+        choices=["admin", "member"],
+        default="admin",
+        help="dashboard role: admin reads and changes, member reads (default admin)",
+    )
     user_create.set_defaults(handler=cmd_user_create)
 
     key = commands.add_parser("api-key", help="API keys").add_subparsers(
@@ -314,6 +321,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--dir", default=None, help="default: next to the JWKS file, or .dev-idp"
     )
     dev_idp_token.add_argument("--minutes", type=int, default=30, help="lifetime (default 30)")
+    dev_idp_token.add_argument(
+        "--issuer",
+        default=None,
+        help="the iss claim (default: TICKETING_IDP_ISSUER, else the dev provider's own name)",
+    )
     dev_idp_token.set_defaults(handler=cmd_dev_idp_token)
     return parser
 

@@ -9,6 +9,7 @@ it and only issue a fresh API key, because keys are shown once.
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import sys
 from collections.abc import Awaitable
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
 DEFAULT_DATABASE_FILE = "ticketing-demo.sqlite3"
 ORGANIZATION_NAME = "Harbour Live (demo)"
 OWNER_EMAIL = "demo@example.com"
+VIEWER_EMAIL = "viewer@example.com"
+"""A second member of the demo organization with the ``member`` role (reads only)."""
+DASHBOARD_CLIENT_ID = "ticketing-dashboard"
 BUYERS = [
     ("Ada Lovelace", "ada@example.com"),
     ("Grace Hopper", "grace@example.com"),
@@ -51,6 +55,8 @@ class DemoSession:
     nearest_event_id: UUID
     valid_ticket_id: UUID | None
     user_token: str | None
+    idp_issuer: str | None = None
+    """The issuer of the dev identity provider this process serves (None: another IdP)."""
 
 
 def configure_environment(database: str | None, reset: bool, host: str, port: int) -> Path:
@@ -63,6 +69,7 @@ def configure_environment(database: str | None, reset: bool, host: str, port: in
     directory.
     """
     from app.services.oauth.dev_idp import DEV_AUDIENCE, ensure_dev_idp
+    from app.services.oauth.dev_provider import served_issuer
     from app.settings import get_settings
 
     idp_directory = Path(".dev-idp").absolute()
@@ -76,14 +83,17 @@ def configure_environment(database: str | None, reset: bool, host: str, port: in
     elif os.environ["DATABASE_URL"].startswith("sqlite:///"):
         path = Path(os.environ["DATABASE_URL"].removeprefix("sqlite:///")).absolute()
         os.environ["DATABASE_URL"] = f"sqlite:///{path}"
-    issuer, jwks_path = ensure_dev_idp(idp_directory)
+    _, jwks_path = ensure_dev_idp(idp_directory)
     os.environ.pop("REDIS_URL", None)
     os.environ["TICKETING_ALLOW_PRIVATE_WEBHOOKS"] = "1"
     os.environ.setdefault("TICKETING_PUBLIC_URL", f"http://{_url_host(host)}:{port}")
-    if not os.environ.get("TICKETING_IDP_JWKS_URL"):
-        os.environ.setdefault("TICKETING_IDP_ISSUER", issuer)
-        os.environ.setdefault("TICKETING_IDP_JWKS_FILE", str(jwks_path))
+    if not os.environ.get("TICKETING_IDP_JWKS_URL") and not os.environ.get("TICKETING_IDP_ISSUER"):
+        os.environ["TICKETING_IDP_ISSUER"] = served_issuer(os.environ["TICKETING_PUBLIC_URL"])
+        os.environ["TICKETING_IDP_JWKS_FILE"] = str(jwks_path)
         os.environ.setdefault("TICKETING_IDP_AUDIENCE", DEV_AUDIENCE)
+        os.environ["TICKETING_DEV_IDP_DIR"] = str(idp_directory)
+        os.environ.setdefault("TICKETING_DASHBOARD_CLIENT_ID", DASHBOARD_CLIENT_ID)
+        os.environ.setdefault("TICKETING_DASHBOARD_CLIENT_SECRET", secrets.token_urlsafe(24))
     get_settings.cache_clear()
     return idp_directory
 
@@ -97,7 +107,7 @@ def _url_host(host: str) -> str:
 async def start_session(idp_directory: Path) -> DemoSession:
     """Migrate, seed once, and issue this start's API key (every scope)."""
     from app.services.api_keys import create_api_key
-    from app.services.oauth.dev_idp import DEV_ISSUER, mint_user_token
+    from app.services.oauth.dev_idp import mint_user_token
     from app.settings import get_settings
     from app.timeutil import utcnow
     from db.migrate import migrate
@@ -131,8 +141,11 @@ async def start_session(idp_directory: Path) -> DemoSession:
         .first()
     )
     token = None
-    if get_settings().idp_issuer == DEV_ISSUER:
-        token = mint_user_token(OWNER_EMAIL, idp_directory, audience=get_settings().idp_audience)
+    settings = get_settings()
+    if settings.dev_idp_directory is not None and settings.idp_issuer:
+        token = mint_user_token(
+            OWNER_EMAIL, idp_directory, audience=settings.idp_audience, issuer=settings.idp_issuer
+        )
     return DemoSession(
         organization_id=organization_id,
         organization_name=ORGANIZATION_NAME,
@@ -140,6 +153,7 @@ async def start_session(idp_directory: Path) -> DemoSession:
         nearest_event_id=nearest["id"],
         valid_ticket_id=valid["id"] if valid else None,
         user_token=token,
+        idp_issuer=settings.idp_issuer if token is not None else None,
     )
 
 
@@ -154,6 +168,7 @@ async def seed() -> UUID:
 
     organization = await create_organization(ORGANIZATION_NAME, "EUR")
     owner = await add_member(organization.id, OWNER_EMAIL)
+    await add_member(organization.id, VIEWER_EMAIL, "member")
     seeding_key = await create_api_key(organization.id, OWNER_EMAIL, " ".join(SCOPES), "seed")
     principal = Principal(
         organization_id=organization.id,
@@ -340,6 +355,8 @@ def print_banner(
         f"  API            {base_url}",
         f"  OpenAPI        {base_url}/schema  (JSON: {base_url}/schema/openapi.json)",
         f"  GraphQL        {base_url}/graphql",
+        f"  Dashboard      {base_url}/dashboard  (sign in as {OWNER_EMAIL}, an admin, or "
+        f"{VIEWER_EMAIL}, who only reads)",
         "",
         f"API key (every scope; a new one each start): {key}",
         "",
@@ -362,7 +379,8 @@ def print_banner(
             "",
             f"OAuth: the dev identity provider signs in {OWNER_EMAIL}. Its user JWT (30 minutes)",
             "is the `token` parameter of /oauth2/authorize; a fresh one:",
-            f"  {program} dev-idp token --dir {idp_directory} --email {OWNER_EMAIL}",
+            f"  {program} dev-idp token --dir {idp_directory} --issuer {session.idp_issuer} "
+            f"--email {OWNER_EMAIL}",
             f"  {session.user_token}",
             f"Register an application with: DATABASE_URL={database_url} {program} "
             f"oauth-client create --org "

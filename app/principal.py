@@ -37,19 +37,58 @@ SCOPE_DESCRIPTIONS: dict[str, str] = {
 }
 
 
+Role = Literal["admin", "member"]
+ROLES: tuple[Role, ...] = ("admin", "member")
+READ_SCOPES: frozenset[str] = frozenset(scope for scope in SCOPES if scope.endswith(".read"))
+
+
+def scopes_of_role(role: Role) -> frozenset[str]:
+    """What a person signed in to the dashboard may do: an admin everything, a member read."""
+    return frozenset(SCOPES) if role == "admin" else READ_SCOPES
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
     organization_id: UUID
     user_id: UUID
     scopes: frozenset[str]
-    credential: Literal["api_key", "oauth"]
+    credential: Literal["api_key", "oauth", "session"]
     credential_id: UUID
     client_id: str | None = None
+    role: Role | None = None
+    """The member's role, for a dashboard session (``credential == "session"``); None for bearer
+    credentials, which their scopes alone govern."""
 
     def require(self, scope: str) -> None:
         """Raise :class:`Forbidden` unless the credential carries ``scope``."""
         if scope not in self.scopes:
             raise Forbidden(f"This operation needs the {scope} scope", scope=scope)
+
+    def require_person(self) -> None:
+        """Raise :class:`Forbidden` unless a member signed in to the dashboard is acting (the
+        operations on credentials themselves: an API key cannot list or mint API keys)."""
+        if self.role is None:
+            raise Forbidden("Only a member signed in to the dashboard can do this")
+
+    def require_admin(self) -> None:
+        """Raise :class:`Forbidden` unless an admin of the organization is acting, for the
+        operations that no scope covers (managing API keys, OAuth applications, members)."""
+        if self.role != "admin":
+            raise Forbidden("Only an admin of the organization can do this")
+
+    @classmethod
+    def for_session(
+        cls, organization_id: UUID, user_id: UUID, role: Role, session_id: UUID
+    ) -> Principal:
+        """The principal of a dashboard session: the scopes of ``role``."""
+        return cls(
+            organization_id=organization_id,
+            user_id=user_id,
+            scopes=scopes_of_role(role),
+            credential="session",
+            credential_id=session_id,
+            role=role,
+        )
 
 
 P = ParamSpec("P")

@@ -84,6 +84,25 @@ class Filter:
         return value.lower() if self.lower else value
 
 
+@dataclass(frozen=True, slots=True)
+class PrefixFilter(Filter):
+    """Rows whose ``column`` starts with the given text, case-insensitive (``db.lists.starts_with``:
+    the table needs an index on the column's lower-cased value)."""
+
+    table: type[Table] | None = None
+
+    def condition(self, value: Any) -> QueryString:
+        assert self.table is not None
+        return lists.starts_with(self.table, self.column, self.parse(value))
+
+
+def prefix_filter(
+    table: type[Table], column: str, description: str, *, max_length: int
+) -> PrefixFilter:
+    """Rows whose ``column`` starts with the given text, ignoring case."""
+    return PrefixFilter(column, column, ">=", description, max_length=max_length, table=table)
+
+
 def id_filter(column: str, description: str) -> Filter:
     """Rows whose ``column`` holds the given id."""
     return Filter(column, column, "=", description, kind="id")
@@ -124,7 +143,9 @@ class Resource(Generic[R]):
     record: type[R]
     kind: str
     """What a 404 calls one, e.g. "ticket type"."""
-    scope: str
+    scope: str | None
+    """The scope a read needs; None: any credential, the service that reads says who may (the
+    audit log and the OAuth applications: people signed in to the dashboard)."""
     sort_fields: tuple[str, ...] = ("created_at",)
     parents: Mapping[str, Parent] = field(default_factory=dict)
     filters: Mapping[str, Filter] = field(default_factory=dict)
@@ -133,6 +154,14 @@ class Resource(Generic[R]):
     enrich: Enrich | None = None
     counts: Counts | None = None
     """Where the exact totals of pages narrowed only by equalities the counts know are kept."""
+    sort_expressions: Mapping[str, Callable[[], str]] = field(default_factory=dict)
+    """Sort field -> the SQL expression it orders by instead of its column (given the engine
+    at query time), e.g. a name lower-cased, so that a list filtered by that expression's index
+    walks the index in order. Such a sort has no keyset pages."""
+
+    def _allow(self, principal: Principal) -> None:
+        if self.scope is not None:
+            principal.require(self.scope)
 
     def to_records(self, rows: list[Row]) -> list[R]:
         to_record = mapper(self.record)
@@ -193,7 +222,7 @@ class Resource(Generic[R]):
 
     async def get(self, principal: Principal, record_id: UUID) -> R:
         """The caller's record ``record_id``; :class:`NotFound` when it is not theirs."""
-        principal.require(self.scope)
+        self._allow(principal)
         found = await self._load(principal, [record_id])
         if record_id not in found:
             raise NotFound.resource(self.kind, record_id)
@@ -201,7 +230,7 @@ class Resource(Generic[R]):
 
     async def load(self, principal: Principal, record_ids: Sequence[UUID]) -> dict[UUID, R]:
         """The caller's records among ``record_ids``, keyed by id (for dataloaders)."""
-        principal.require(self.scope)
+        self._allow(principal)
         return await self._load(principal, record_ids)
 
     async def _load(self, principal: Principal, record_ids: Sequence[UUID]) -> dict[UUID, R]:
@@ -223,6 +252,8 @@ class Resource(Generic[R]):
     def _after(self, params: ListParams) -> QueryString:
         """The condition of a keyset page: rows after the cursor's, in the page's order."""
         assert params.after is not None
+        if params.sort_field in self.sort_expressions:
+            raise InvalidInput.field("after", f"not available with sort {params.sort_field}")
         column = self.table._meta.get_column_by_name(params.sort_field)
         if column._meta.null:
             raise InvalidInput.field(
@@ -252,7 +283,7 @@ class Resource(Generic[R]):
         """One page of the caller's records; ``within`` = (parent column, id) keeps one parent's
         records and is a 404 when that parent is not the caller's. ``after`` (a page's
         ``next_after``) starts the page after that page's last row."""
-        principal.require(self.scope)
+        self._allow(principal)
         params = self.params(limit, offset, sort, after)
         conditions = await self._within(principal, filters, within)
         if params.after is not None:
@@ -264,12 +295,15 @@ class Resource(Generic[R]):
         # A keyset page reads one row more than it shows: whether it exists is has_more.
         extra = 1 if params.after is not None else 0
         rows, total = await lists.fetch_page(
-            self.table, conditions, _order(params), params.limit + extra, params.offset,
+            self.table, conditions, self._order(params), params.limit + extra, params.offset,
             total=counted,
         )  # fmt: skip
         more = len(rows) > params.limit if extra else None
         rows = rows[: params.limit]
-        return _page(await self._records(rows), total, params, rows, more)
+        found = _page(await self._records(rows), total, params, rows, more)
+        if params.sort_field in self.sort_expressions:
+            found.pagination.next_after = None
+        return found
 
     async def export(
         self,
@@ -287,7 +321,7 @@ class Resource(Generic[R]):
         principal.require(self.scope)
         params = self.params(None, None, sort)
         conditions = await self._within(principal, filters, within)
-        return self._export(conditions, _order(params))
+        return self._export(conditions, self._order(params))
 
     async def _export(
         self, conditions: list[QueryString], order: lists.Order
@@ -310,7 +344,7 @@ class Resource(Generic[R]):
     ) -> dict[UUID, Page[R]]:
         """The same page of records for each of ``parent_ids`` (two statements, plus the
         enrichment, however many parents); a parent that is not the caller's gets an empty page."""
-        principal.require(self.scope)
+        self._allow(principal)
         params = self.params(limit, offset, sort)
         column = self.parents[parent].column
         narrowed = self._equalities(filters)
@@ -328,7 +362,7 @@ class Resource(Generic[R]):
             column,
             parent_ids,
             self._conditions(principal, filters),
-            _order(params),
+            self._order(params),
             params.limit,
             params.offset,
             totals=counted,
@@ -347,9 +381,11 @@ class Resource(Generic[R]):
         ):
             raise NotFound.resource(parent.kind, parent_id)
 
-
-def _order(params: ListParams) -> lists.Order:
-    return lists.Order(params.sort_field, params.descending)
+    def _order(self, params: ListParams) -> lists.Order:
+        expression = self.sort_expressions.get(params.sort_field)
+        return lists.Order(
+            params.sort_field, params.descending, expression() if expression else None
+        )
 
 
 def _page(

@@ -45,6 +45,17 @@ class Settings:
     the sum over processes and replicas)."""
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the API (CONTRACT.md section 12); empty: no CORS."""
+    dashboard_client_id: str | None = None
+    """The dashboard's OpenID Connect client at the identity provider (CONTRACT.md section 15);
+    unset: the dashboard says that sign-in is not configured."""
+    dashboard_client_secret: str | None = None
+    dev_idp_directory: Path | None = None
+    """The development identity provider's key directory: when set, this process serves that
+    provider under ``/dev-idp`` (the demo; never in production)."""
+
+    @property
+    def dashboard_enabled(self) -> bool:
+        return bool(self.idp_issuer and self.dashboard_client_id)
 
     @property
     def is_sqlite(self) -> bool:
@@ -174,6 +185,10 @@ def load_settings() -> Settings:
         raise SettingsError(
             f"TICKETING_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}"
         )
+    dashboard_client_id = _optional("TICKETING_DASHBOARD_CLIENT_ID")
+    if dashboard_client_id and not idp_issuer:
+        raise SettingsError("TICKETING_DASHBOARD_CLIENT_ID needs TICKETING_IDP_ISSUER too")
+    dev_idp = _optional("TICKETING_DEV_IDP_DIR")
     log_format = (os.environ.get("TICKETING_LOG_FORMAT") or "text").lower()
     if log_format not in LOG_FORMATS:
         raise SettingsError(f"TICKETING_LOG_FORMAT must be text or json, got {log_format!r}")
@@ -199,6 +214,9 @@ def load_settings() -> Settings:
         shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
         database_pool_size=int(_number("TICKETING_DATABASE_POOL_SIZE", 20, 1)),
         cors_origins=_origins("TICKETING_CORS_ORIGINS"),
+        dashboard_client_id=dashboard_client_id,
+        dashboard_client_secret=_optional("TICKETING_DASHBOARD_CLIENT_SECRET"),
+        dev_idp_directory=Path(dev_idp) if dev_idp else None,
     )
 
 

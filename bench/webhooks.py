@@ -7,14 +7,19 @@ subscription) first arrives), then measures, in one run:
 - floor: a plain loop of httpx POSTs (one client, keep-alive, one after the other) to the same
   receiver: the deliveries per second of doing nothing but sending;
 - lag: events written at a steady rate (default 100/s, in ten commits a second) to one
-  subscription; the time from each event's commit to its receipt, p50 and p99;
+  subscription; the time from each event's commit to its receipt, p50 and p99, and the rate at
+  which they were received (below the offered rate: the worker is saturated, and the lag grows
+  with the length of the phase). ``--rate 100,20`` runs one phase per rate;
 - fan-out: one event to 200 subscriptions, and 10,000 events (one commit) to 5 subscriptions;
-  deliveries per second from the commit to the last receipt, and their ratio to the floor.
+  deliveries per second from the commit to the last receipt, and their ratio to the floor,
+  measured right before and right after each fan-out (their mean), so that a change of the
+  machine's load during the run falls on both.
 
     .venv/bin/python bench/webhooks.py --workers 1
 
 Everything shares the machine's cores: workers, PostgreSQL, Redis, this process (the receiver and
-the floor's client). Duplicated deliveries are counted and reported.
+the floor's client). Duplicated deliveries are counted and reported (the floors' POSTs are not
+deliveries and are left out), and so is the load average.
 """
 
 from __future__ import annotations
@@ -129,13 +134,15 @@ async def write_events(org: Organization, count: int) -> tuple[set[tuple[str, st
     from db.transactions import transaction
 
     async with transaction():
-        ids = await record_events(
-            org.id,
-            [
-                ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
-                for _ in range(count)
-            ],
-        )
+        ids = []
+        for start in range(0, count, 1000):  # 5 parameters an event, at most 32,767 a statement
+            ids += await record_events(
+                org.id,
+                [
+                    ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
+                    for _ in range(min(1000, count - start))
+                ],
+            )
     committed = time.time()
     return {(str(event_id), path) for event_id in ids for path in org.paths}, committed
 
@@ -159,23 +166,39 @@ async def plain_loop(base_url: str, path: str, count: int) -> float:
 async def fan_out(receiver: Receiver, org: Organization, events: int) -> float:
     """Deliveries per second of ``events`` events to every subscription of ``org``."""
     expected, committed = await write_events(org, events)
-    await receiver.wait_for(expected, within=900)
+    await receiver.wait_for(expected, within=3600)
     last = max(receiver.arrivals[key] for key in expected)
     return len(expected) / (last - committed)
 
 
-async def steady_lag(receiver: Receiver, org: Organization, rate: int, seconds: int) -> list[float]:
+async def steady_lag(
+    receiver: Receiver, org: Organization, rate: int, seconds: int
+) -> tuple[list[float], float]:
     """Lags (ms) of events written at ``rate`` per second for ``seconds``, in ten commits a
-    second."""
+    second, and the rate at which they arrived (first commit to last receipt)."""
     sent: dict[tuple[str, str], float] = {}
     batch = max(1, rate // 10)
+    started = time.time()
     for _ in range(seconds * 10):
         tick = time.monotonic()
         expected, committed = await write_events(org, batch)
         sent.update(dict.fromkeys(expected, committed))
         await asyncio.sleep(max(0.0, 0.1 - (time.monotonic() - tick)))
-    await receiver.wait_for(set(sent), within=120)
-    return [(receiver.arrivals[key] - committed) * 1000 for key, committed in sent.items()]
+    await receiver.wait_for(set(sent), within=300)
+    received = len(sent) / (max(receiver.arrivals[key] for key in sent) - started)
+    lags = [(receiver.arrivals[key] - committed) * 1000 for key, committed in sent.items()]
+    return lags, received
+
+
+async def against_floor(
+    receiver: Receiver, base_url: str, org: Organization, events: int, posts: int
+) -> tuple[float, float]:
+    """(deliveries per second of ``events`` events to ``org``'s subscriptions, the mean of the
+    plain loop's POSTs per second right before and right after)."""
+    before = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
+    rate = await fan_out(receiver, org, events)
+    after = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
+    return rate, (before + after) / 2
 
 
 async def bench(args: argparse.Namespace) -> None:
@@ -203,28 +226,33 @@ async def bench(args: argparse.Namespace) -> None:
     try:
         warm_up, _ = await write_events(lag_org, 1)
         await receiver.wait_for(warm_up, within=60)
-        print(f"{args.workers} worker(s); {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-
-        lags = await steady_lag(receiver, lag_org, args.rate, args.seconds)
         print(
-            f"lag at {args.rate} events/s ({len(lags)} events): "
-            f"p50 {percentile(lags, 0.5):.0f} ms, p99 {percentile(lags, 0.99):.0f} ms, "
-            f"max {max(lags):.0f} ms"
+            f"{args.workers} worker(s); {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
+            f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
         )
 
-        floor_wide = await plain_loop(base_url, "/floor/wide", 200)
-        wide = await fan_out(receiver, wide_org, 1)
+        for rate in args.rate:
+            lags, received = await steady_lag(receiver, lag_org, rate, args.seconds)
+            print(
+                f"lag at {rate} events/s ({len(lags)} events, received at {received:.0f}/s): "
+                f"p50 {percentile(lags, 0.5):.0f} ms, p99 {percentile(lags, 0.99):.0f} ms, "
+                f"max {max(lags):.0f} ms"
+            )
+
+        wide, floor_wide = await against_floor(receiver, base_url, wide_org, 1, 200)
         print(
             f"1 event to 200 subscriptions: {wide:.0f} deliveries/s; plain httpx loop "
             f"{floor_wide:.0f} POSTs/s; ratio {wide / floor_wide:.2f}x"
         )
 
-        floor_burst = await plain_loop(base_url, "/floor/burst", args.floor_posts)
-        burst = await fan_out(receiver, burst_org, args.events)
+        burst, floor_burst = await against_floor(
+            receiver, base_url, burst_org, args.events, args.floor_posts
+        )
         print(
             f"{args.events} events to 5 subscriptions: {burst:.0f} deliveries/s; plain httpx "
             f"loop {floor_burst:.0f} POSTs/s; ratio {burst / floor_burst:.2f}x"
         )
+        print(f"load average at the end {os.getloadavg()[0]:.1f}")
         print(f"duplicates received: {receiver.requests - len(receiver.arrivals)}")
     finally:
         for process in workers:
@@ -245,10 +273,17 @@ async def admin(statement: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--rate", type=int, default=100, help="events/s in the lag phase")
+    parser.add_argument(
+        "--rate",
+        type=lambda text: [int(part) for part in text.split(",")],
+        default=[100],
+        help="events/s of the lag phase, or several (100,20): one phase each",
+    )
     parser.add_argument("--seconds", type=int, default=20, help="length of the lag phase")
     parser.add_argument("--events", type=int, default=10_000, help="events of the burst")
-    parser.add_argument("--floor-posts", type=int, default=10_000, help="POSTs of the floor")
+    parser.add_argument(
+        "--floor-posts", type=int, default=2_000, help="POSTs of each floor of the burst"
+    )
     args = parser.parse_args()
     database = f"ticketing_bench_{uuid.uuid4().hex[:8]}"
     os.environ["DATABASE_URL"] = f"{POSTGRES}/{database}"

@@ -74,6 +74,28 @@ def _claimed(row: dict[str, Any], attempt: int) -> Claimed:
     )
 
 
+async def relay(batch_size: int, now: datetime) -> int:
+    """PostgreSQL: relay up to ``batch_size`` unrelayed outbox rows (the oldest first, skipping
+    rows another relay holds) into one pending delivery, due ``now``, per active subscription of
+    the row's organization to its kind, and mark them relayed, in one statement; how many rows.
+    A pair that has a delivery already keeps it."""
+    rows = await _sql(
+        "WITH events AS (SELECT id, organization_id, event_type FROM outbox_events "
+        "WHERE relayed_at IS NULL ORDER BY created_at LIMIT {} FOR UPDATE SKIP LOCKED), "
+        "inserted AS (INSERT INTO webhook_deliveries (id, organization_id, webhook_id, event_id, "
+        "status, attempts, next_attempt_at, created_at, updated_at) "
+        "SELECT gen_random_uuid(), e.organization_id, w.id, e.id, 'pending', 0, {}, {}, {} "
+        "FROM events AS e JOIN webhooks AS w ON w.organization_id = e.organization_id "
+        "AND w.active AND w.event_types::jsonb ? e.event_type "
+        "ON CONFLICT (event_id, webhook_id) DO NOTHING), "
+        "marked AS (UPDATE outbox_events SET relayed_at = {} "
+        "WHERE id IN (SELECT id FROM events)) "
+        "SELECT COUNT(*) AS relayed FROM events",
+        batch_size, now, now, now, now,
+    )  # fmt: skip
+    return int(rows[0]["relayed"])
+
+
 async def insert_pending(rows: Sequence[tuple[UUID, UUID, UUID]], now: datetime) -> None:
     """A pending delivery, due ``now``, per (organization, subscription, event); a pair that has
     one already keeps it."""

@@ -33,15 +33,18 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True, slots=True)
 class Order:
-    """``ORDER BY column, id`` in one direction (the id breaks ties so paging is stable)."""
+    """``ORDER BY column, id`` in one direction (the id breaks ties so paging is stable), or by
+    ``expression`` (an indexed expression of the column, e.g. :func:`lowered`) and id."""
 
     column: str
     descending: bool
+    expression: str | None = None
 
     def sql(self, alias: str = "") -> str:
         prefix = f"{alias}." if alias else ""
         direction = "DESC" if self.descending else "ASC"
-        return f'{prefix}"{self.column}" {direction}, {prefix}"id" {direction}'
+        target = self.expression or f'{prefix}"{self.column}"'
+        return f'{target} {direction}, {prefix}"id" {direction}'
 
 
 def condition(sql: str, *args: Any) -> QueryString:
@@ -65,6 +68,29 @@ def in_list(column: str, values: Sequence[Any], table: type[Table]) -> QueryStri
         return QueryString(f'"{column}" = ANY({{}})', list(values))
     placeholders = ", ".join(["{}"] * len(values))
     return QueryString(f'"{column}" IN ({placeholders})', *values)
+
+
+def lowered(table: type[Table], column: str) -> str:
+    """``column`` lower-cased and compared byte-wise: the expression of a case-insensitive name
+    index (``COLLATE "C"`` on PostgreSQL; SQLite compares byte-wise anyway)."""
+    if _is_postgres(table):
+        return f'lower("{column}") COLLATE "C"'
+    return f'lower("{column}")'
+
+
+def starts_with(table: type[Table], column: str, prefix: str) -> QueryString:
+    """:func:`lowered` ``column`` starts with ``prefix``: a range of that expression, which an
+    index on exactly it serves (and walks in order, when the list is sorted by it too). SQLite's
+    ``lower`` folds ASCII only, so the prefix is folded alike."""
+    expression = lowered(table, column)
+    if _is_postgres(table):
+        low = prefix.lower()
+    else:
+        low = "".join(c.lower() if c.isascii() else c for c in prefix)
+    if not low or ord(low[-1]) == 0x10FFFF:
+        return QueryString(f"{expression} >= {{}}", low)
+    high = low[:-1] + chr(ord(low[-1]) + 1)
+    return QueryString(f"{expression} >= {{}} AND {expression} < {{}}", low, high)
 
 
 async def _rows(table: type[Table], query: QueryString) -> list[Row]:

@@ -46,10 +46,36 @@ class User(Table, tablename="users"):
 
 
 class Membership(Table, tablename="memberships"):
+    """A user's place in an organization: ``role`` is ``admin`` (reads and changes) or
+    ``member`` (reads) in the dashboard (a database rule holds it to the two)."""
+
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
     user_id = ForeignKey(references=User, on_delete=OnDelete.cascade, index=True)
+    role = Varchar(length=10, default="admin")
     created_at = Timestamptz()
+
+
+class DashboardSession(Table, tablename="dashboard_sessions"):
+    """A dashboard browser session; only ``token_hash`` (SHA-256 of the cookie's token) is kept.
+
+    A row starts as a sign-in in progress (``user_id`` null; the OpenID Connect ``state``,
+    ``nonce`` and PKCE verifier set) and becomes a signed-in session with a new token when the
+    identity provider sends the user back. ``organization_id`` is the organization the user works
+    in (null until picked, for a member of several). Deleting the row ends the session."""
+
+    id = UUID(primary_key=True)
+    token_hash = Varchar(length=64, unique=True)
+    user_id = ForeignKey(references=User, on_delete=OnDelete.cascade, null=True, default=None)
+    organization_id = ForeignKey(
+        references=Organization, on_delete=OnDelete.cascade, null=True, default=None
+    )
+    oidc_state = Varchar(length=64, null=True, default=None)
+    oidc_nonce = Varchar(length=64, null=True, default=None)
+    oidc_verifier = Varchar(length=128, null=True, default=None)
+    return_to = Varchar(length=500, null=True, default=None)
+    created_at = Timestamptz()
+    last_seen_at = Timestamptz(index=True)
 
 
 class ApiKey(Table, tablename="api_keys"):
@@ -104,6 +130,9 @@ class OAuthGrant(Table, tablename="oauth_grants"):
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
     user_id = ForeignKey(references=User, on_delete=OnDelete.cascade)
     scope = Text()
+    kind = Varchar(length=20, default="authorization_code")
+    """``authorization_code``: a user authorized the client; ``client_credentials``: the client
+    got a token for itself (one family per token)."""
     created_at = Timestamptz()
     revoked_at = Timestamptz(null=True, default=None)
 
@@ -360,10 +389,32 @@ class WebhookDeliveryAttempt(Table, tablename="webhook_delivery_attempts"):
     started_at = Timestamptz()
 
 
+class AuditEntry(Table, tablename="audit_log"):
+    """One admin action: who (a user through the dashboard, an API key or an OAuth client, or an
+    operator at the command line), what (``action`` on a target), when. ``actor_email`` is kept
+    as it was then; ``details`` never holds a secret (``app/services/audit.py``)."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    actor_user_id = ForeignKey(
+        references=User, on_delete=OnDelete.set_null, null=True, default=None, index=True
+    )
+    actor_email = Varchar(length=320, null=True, default=None)
+    actor_via = Varchar(length=20)
+    actor_detail = Varchar(length=200, null=True, default=None)
+    action = Varchar(length=60)
+    target_type = Varchar(length=40)
+    target_id = Varchar(length=100, null=True, default=None)
+    target_label = Varchar(length=300, default="")
+    details = JSON(default={})
+    created_at = Timestamptz()
+
+
 TABLES: list[type[Table]] = [
     Organization,
     User,
     Membership,
+    DashboardSession,
     ApiKey,
     CredentialRevision,
     OAuthClient,
@@ -385,4 +436,5 @@ TABLES: list[type[Table]] = [
     OutboxEvent,
     WebhookDelivery,
     WebhookDeliveryAttempt,
+    AuditEntry,
 ]

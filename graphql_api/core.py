@@ -1,5 +1,5 @@
 """Strawberry and graphql-core internals we cannot avoid, in one place: the graphql-core schema,
-the validation rules, and the executor that reads plain attributes without a resolver call.
+the validation rules, direct resolvers, and the executor that takes shortcuts through both.
 
 Strawberry builds a graphql-core ``GraphQLSchema`` and executes every operation against it, but
 offers no public accessor for it: it is ``Schema._schema`` (Strawberry's own ``ValidationCache``
@@ -10,25 +10,33 @@ module is the only place that reads either; ``tests/unit/test_strawberry_adapter
 upgrade that renames them, executes against another schema object or changes Strawberry's rules.
 
 :class:`PlainFieldsExecutor` is the graphql-core executor Strawberry runs operations with (its
-public ``execution_context_class`` option), with one shortcut; see there.
+public ``execution_context_class`` option), with two shortcuts: plain attributes are read
+without a resolver call, and a list's relations are loaded before its items are completed. A
+field may name a direct resolver (:data:`DIRECT_RESOLVER`) that graphql-core calls instead of
+Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 """
 
 from __future__ import annotations
 
+from asyncio import Future, wait
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import strawberry
 from graphql import (
     ASTValidationRule,
     GraphQLLeafType,
+    GraphQLList,
     GraphQLObjectType,
+    GraphQLResolveInfo,
     GraphQLSchema,
     Undefined,
+    get_nullable_type,
     is_leaf_type,
     is_non_null_type,
 )
 from graphql.execution.collect_fields import FieldDetailsList
-from graphql.pyutils import AwaitableOrValue, Path
+from graphql.pyutils import AwaitableOrValue, Path, gather_with_cancel
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
@@ -54,84 +62,386 @@ def strawberry_validation_rules() -> tuple[type[ASTValidationRule], ...]:
     return (MaybeNullValidationRule, OneOfInputValidationRule)
 
 
+DIRECT_RESOLVER = "direct_resolver"
+"""The key, in a Strawberry field's ``metadata``, of its direct resolver: a function
+``(source, context) -> value or awaitable`` that graphql-core calls instead of Strawberry's
+resolver wrapper (an info object, argument conversion, the field extensions, then the resolver),
+for fields that take no arguments. It must do all that the field's resolver and extensions do
+(the scope check included), and be harmless to call twice for one source (it reads through the
+request's dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list before
+completing the items. ``graphql_api.scopes.relation`` makes such fields."""
+
+Direct = Callable[[Any, Any], Any]
+
+
+class DirectResolver:
+    """A graphql-core field resolver calling a direct resolver with the operation's context."""
+
+    __slots__ = ("direct",)
+
+    def __init__(self, direct: Direct) -> None:
+        self.direct = direct
+
+    def __call__(self, source: Any, info: GraphQLResolveInfo, **_arguments: Any) -> Any:
+        return self.direct(source, info.context)
+
+
+def _definition(field: Any) -> Any:
+    """The Strawberry field behind a graphql-core field (Strawberry's back reference)."""
+    return (field.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
+
+
+def install_direct_resolvers(schema: strawberry.Schema) -> None:
+    """Let graphql-core call the direct resolver of every field that names one."""
+    for named in core_schema(schema).type_map.values():
+        if not isinstance(named, GraphQLObjectType):
+            continue
+        for name, field in named.fields.items():
+            metadata = getattr(_definition(field), "metadata", None) or {}
+            direct = metadata.get(DIRECT_RESOLVER)
+            if direct is None:
+                continue
+            if field.args:
+                raise TypeError(f"{named.name}.{name}: a direct resolver takes no arguments")
+            field.resolve = DirectResolver(direct)
+
+
 class _Attribute(NamedTuple):
-    """How to complete a plain attribute field: read ``name``, coerce with ``coerce``."""
+    """A plain attribute field of a leaf type: read ``name``, coerce with ``coerce``."""
 
     name: str
     coerce: Any
     non_null: bool
 
 
-class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
-    """Strawberry's executor, completing plain attribute fields of a leaf type directly.
+class _Relation(NamedTuple):
+    """A field with a direct resolver whose type is a nullable object type."""
 
-    graphql-core executes every field alike: a resolve info (a 15-member tuple), Strawberry's
-    resolver wrapper around ``getattr``, then ``complete_value``'s type dispatch. A page of 25
-    tickets with their orders is about 250 such fields that only read an attribute of a record
-    and coerce it (``id``, ``status``, ``total``, ...). For a field Strawberry itself marks as
-    basic (no resolver, no field extension, its default ``getattr`` resolver) whose type is a
-    scalar or enum and that takes no arguments, this executor reads the attribute and coerces
-    it with the field type's own ``coerce_output_value``, as graphql-core would. Anything else,
-    and any value that is missing, refused or raises (so that its error is made, located and
-    nulled exactly as before), goes the ordinary way. Schema middleware (an extension with a
-    ``resolve`` hook) turns the shortcut off, so every field still reaches it."""
+    direct: Direct
+    object_type: GraphQLObjectType
+
+
+class _Step(NamedTuple):
+    """How :class:`PlainFieldsExecutor` executes one field of a selection set."""
+
+    response_name: str
+    field_details_list: FieldDetailsList
+    attribute: _Attribute | None
+    relation: _Relation | None
+
+
+class _Items(NamedTuple):
+    """A list of objects completed by :class:`PlainFieldsExecutor`: the selection set on its
+    items, and the direct resolvers in it."""
+
+    object_type: GraphQLObjectType
+    grouped_field_set: Any
+    relations: tuple[Direct, ...]
+
+
+_ORDINARY = object()
+"""A shortcut declined: the field goes graphql-core's ordinary way."""
+
+
+class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
+    """Strawberry's executor, completing plain attributes and loaded relations directly, and
+    loading a list's relations before completing its items.
+
+    graphql-core executes every field alike: a path, a resolve info (a 15-member tuple),
+    Strawberry's resolver wrapper, then ``complete_value``'s type dispatch down to
+    ``execute_fields`` of the next object. A page of 25 tickets with their orders is about 250
+    fields that only read an attribute of a record and coerce it (``id``, ``status``, ...), and
+    25 relations answered from a dataloader. This executor plans each selection set once per
+    operation: a field Strawberry itself marks as basic (no resolver, no field extension, its
+    default ``getattr`` resolver) whose type is a scalar or enum and that takes no arguments is
+    read and coerced with the type's own ``coerce_output_value``, as graphql-core would; a field
+    with a direct resolver (:data:`DIRECT_RESOLVER`) of a nullable object type whose value is
+    already there executes its selection on that object at once. Anything else, and any value
+    that is missing, refused, not yet loaded or raises, goes the ordinary way (a direct resolver
+    is harmless to call again), so that errors are made, located and nulled exactly as before.
+
+    graphql-core completes a list item by item; an item whose relation (``ticket.order``) waits
+    for a dataloader becomes a coroutine, and the list gathers them as one task per item: 25
+    tasks and a hundred coroutine steps for a page, for one batched query. Before completing a
+    list of objects, this executor calls the direct resolvers selected on its items: the
+    dataloader receives the same keys in one batch as before, the list waits for it once, and
+    the items then complete without waiting, their relations answered from the loader's cache.
+
+    Schema middleware (an extension with a ``resolve`` hook) turns the shortcuts off, so every
+    field still reaches it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         middleware = self.middleware_manager
         self._shortcut = not (middleware is not None and middleware.middlewares)
-        self._attributes: dict[
-            tuple[GraphQLObjectType, int], tuple[FieldDetailsList, _Attribute | None]
-        ] = {}
+        # Keyed by the identity of the collected field set or group, as graphql-core memoizes
+        # collect_subfields: the same one serves every item of a list. It is kept alive with
+        # the entry so that its id is not reused during the operation.
+        self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
+        self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
 
-    def _attribute(
+    def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
+        key = (parent_type, id(grouped_field_set))
+        known = self._plans.get(key)
+        if known is None:
+            steps = tuple(
+                _Step(name, details, *self._shortcuts(parent_type, details))
+                for name, details in grouped_field_set.items()
+            )
+            known = (grouped_field_set, steps)
+            self._plans[key] = known
+        return known[1]
+
+    def _shortcuts(
         self, parent_type: GraphQLObjectType, field_details_list: FieldDetailsList
-    ) -> _Attribute | None:
+    ) -> tuple[_Attribute | None, _Relation | None]:
         node = field_details_list[0].node
         field = self.schema.get_field(parent_type, node.name.value)
         if not self._shortcut or field is None or field.args or node.arguments:
-            return None
+            return None, None
+        if isinstance(field.resolve, DirectResolver):
+            target = field.type
+            if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
+                return None, _Relation(field.resolve.direct, target)
+            return None, None
         if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
-            return None
-        definition = (field.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
+            return None, None
+        definition = _definition(field)
         if definition is None or definition.default_resolver is not getattr:
-            return None
+            return None, None
         non_null = is_non_null_type(field.type)
         leaf = field.type.of_type if non_null else field.type  # type: ignore[union-attr]
         if not is_leaf_type(leaf):
-            return None
+            return None, None
         assert isinstance(leaf, GraphQLLeafType)
-        return _Attribute(definition.python_name, leaf.coerce_output_value, non_null)
+        return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
 
-    def execute_field(
+    def execute_fields(
         self,
         parent_type: GraphQLObjectType,
+        source_value: Any,
+        path: Path | None,
+        grouped_field_set: Any,
+        position_context: Any,
+    ) -> AwaitableOrValue[dict[str, Any]]:
+        """graphql-core's ``execute_fields``, with the shortcuts of the selection set's plan."""
+        results: dict[str, Any] = {}
+        is_awaitable = self.is_awaitable
+        awaitable_fields: list[str] = []
+        try:
+            for name, details, attribute, relation in self._plan(parent_type, grouped_field_set):
+                if attribute is not None:
+                    try:
+                        value = getattr(source_value, attribute.name)
+                        if value is None:
+                            if not attribute.non_null:
+                                results[name] = None
+                                continue
+                        else:
+                            coerced = attribute.coerce(value)
+                            if coerced is not None and coerced is not Undefined:
+                                results[name] = coerced
+                                continue
+                    except Exception:  # the ordinary way below makes, locates and nulls it
+                        pass
+                field_path = Path(path, name, parent_type.name)
+                result = _ORDINARY
+                if relation is not None and position_context is None:
+                    result = self._related(relation, source_value, details, field_path)
+                if result is _ORDINARY:
+                    result = self.execute_field(
+                        parent_type, source_value, details, field_path, position_context
+                    )
+                if result is not Undefined:
+                    results[name] = result
+                    if is_awaitable(result):
+                        awaitable_fields.append(name)
+        except Exception:
+            if awaitable_fields:
+                self.settle_in_background([results[field] for field in awaitable_fields])
+            raise
+        if not awaitable_fields:
+            return results
+
+        async def get_results() -> dict[str, Any]:
+            if len(awaitable_fields) == 1:
+                field = awaitable_fields[0]
+                results[field] = await results[field]
+            else:
+                awaited = await gather_with_cancel(*(results[f] for f in awaitable_fields))
+                results.update(zip(awaitable_fields, awaited, strict=True))
+            return results
+
+        return get_results()
+
+    def _related(
+        self,
+        relation: _Relation,
         source: Any,
         field_details_list: FieldDetailsList,
         path: Path,
-        position_context: Any,
-    ) -> AwaitableOrValue[Any]:
-        # Keyed by the identity of the collected field group, as graphql-core memoizes
-        # collect_subfields: the same group serves every item of a list. The group is kept
-        # alive with the entry so that its id is not reused during the operation.
-        key = (parent_type, id(field_details_list))
-        known = self._attributes.get(key)
-        if known is None:
-            known = (field_details_list, self._attribute(parent_type, field_details_list))
-            self._attributes[key] = known
-        attribute = known[1]
-        if attribute is not None:
+    ) -> Any:
+        """The completed relation when its record is loaded already (graphql-core's
+        ``complete_object_value`` without the detours), else :data:`_ORDINARY`."""
+        try:
+            value = relation.direct(source, self.context_value)
+        except Exception:
+            return _ORDINARY
+        if value is None:
+            return None
+        if self.is_awaitable(value) or isinstance(value, Exception):
+            return _ORDINARY
+        collected = self.collect_subfields(relation.object_type, field_details_list)
+        if collected.new_defer_usages:
+            return _ORDINARY
+        try:
+            completed = self.execute_fields(
+                relation.object_type, value, path, collected.grouped_field_set, None
+            )
+        except Exception as error:
+            self.handle_field_error(error, relation.object_type, field_details_list, path)
+            return None
+        if not self.is_awaitable(completed):
+            return completed
+
+        async def await_completed() -> Any:
             try:
-                value = getattr(source, attribute.name)
-                if value is None:
-                    if not attribute.non_null:
-                        return None
-                else:
-                    coerced = attribute.coerce(value)
-                    if coerced is not None and coerced is not Undefined:
-                        return coerced
-            except Exception:  # the ordinary way below makes, locates and nulls the error
-                pass
-        return super().execute_field(
-            parent_type, source, field_details_list, path, position_context
-        )
+                return await completed
+            except Exception as error:
+                self.handle_field_error(error, relation.object_type, field_details_list, path)
+                return None
+
+        return await_completed()
+
+    def _list_plan(
+        self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
+    ) -> _Items | None:
+        """How to complete the items of a list of objects directly; None for any other list."""
+        key = (return_type, id(field_details_list))
+        known = self._lists.get(key)
+        if known is None:
+            known = (field_details_list, self._items(return_type, field_details_list))
+            self._lists[key] = known
+        return known[1]
+
+    def _items(
+        self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
+    ) -> _Items | None:
+        item_type = get_nullable_type(return_type.of_type)
+        if not self._shortcut or not isinstance(item_type, GraphQLObjectType):
+            return None
+        if item_type.is_type_of is not None:
+            return None
+        collected = self.collect_subfields(item_type, field_details_list)
+        if collected.new_defer_usages:
+            return None
+        relations = []
+        for details in collected.grouped_field_set.values():
+            field = self.schema.get_field(item_type, details[0].node.name.value)
+            if field is not None and isinstance(field.resolve, DirectResolver):
+                relations.append(field.resolve.direct)
+        return _Items(item_type, collected.grouped_field_set, tuple(relations))
+
+    def _load_relations(self, items: list[Any], relations: tuple[Direct, ...]) -> set[Future[Any]]:
+        """Ask for the relations of every item; the loads still pending."""
+        pending: set[Future[Any]] = set()
+        context = self.context_value
+        for item in items:
+            for direct in relations:
+                try:
+                    loaded = direct(item, context)
+                except Exception:  # raised again, and made a field error, when completed
+                    continue
+                if isinstance(loaded, Future) and not loaded.done():
+                    pending.add(loaded)
+        return pending
+
+    def complete_list_value(
+        self,
+        return_type: GraphQLList[Any],
+        field_details_list: FieldDetailsList,
+        info: GraphQLResolveInfo,
+        path: Path,
+        result: Any,
+        position_context: Any,
+    ) -> AwaitableOrValue[list[Any]]:
+        plan = None
+        if position_context is None and type(result) is list:
+            plan = self._list_plan(return_type, field_details_list)
+        if plan is None or any(item is None or self.is_awaitable(item) for item in result):
+            return super().complete_list_value(
+                return_type, field_details_list, info, path, result, position_context
+            )
+        pending = self._load_relations(result, plan.relations) if len(result) > 1 else set()
+        if not pending:
+            return self._complete_objects(return_type, field_details_list, path, result, plan)
+
+        async def once_loaded() -> list[Any]:
+            await wait(pending)
+            for loaded in pending:  # a failed load is raised again by its field
+                if not loaded.cancelled():
+                    loaded.exception()
+            completed = self._complete_objects(return_type, field_details_list, path, result, plan)
+            return await completed if self.is_awaitable(completed) else completed  # type: ignore[no-any-return]
+
+        return once_loaded()
+
+    def _complete_objects(
+        self,
+        return_type: GraphQLList[Any],
+        field_details_list: FieldDetailsList,
+        path: Path,
+        items: list[Any],
+        plan: _Items,
+    ) -> AwaitableOrValue[list[Any]]:
+        """graphql-core's ``complete_iterable_value`` for objects that are all there: each item's
+        selection executed on it at once, its errors handled as ``complete_list_item_value``
+        handles them."""
+        item_type = return_type.of_type
+        completed: list[Any] = []
+        awaitable_indices: list[int] = []
+        try:
+            for index, item in enumerate(items):
+                item_path = path.add_key(index, None)
+                try:
+                    value = self.execute_fields(
+                        plan.object_type, item, item_path, plan.grouped_field_set, None
+                    )
+                except Exception as error:
+                    self.handle_field_error(error, item_type, field_details_list, item_path)
+                    value = None
+                if self.is_awaitable(value):
+                    value = self._item_awaited(value, item_type, field_details_list, item_path)
+                    awaitable_indices.append(index)
+                completed.append(value)
+        except Exception:
+            if awaitable_indices:
+                self.settle_in_background([completed[index] for index in awaitable_indices])
+            raise
+        if not awaitable_indices:
+            return completed
+
+        async def get_completed_results() -> list[Any]:
+            if len(awaitable_indices) == 1:
+                index = awaitable_indices[0]
+                completed[index] = await completed[index]
+            else:
+                awaited = await gather_with_cancel(*(completed[i] for i in awaitable_indices))
+                for index, value in zip(awaitable_indices, awaited, strict=True):
+                    completed[index] = value
+            return completed
+
+        return get_completed_results()
+
+    async def _item_awaited(
+        self,
+        value: Any,
+        item_type: Any,
+        field_details_list: FieldDetailsList,
+        item_path: Path,
+    ) -> Any:
+        try:
+            return await value
+        except Exception as error:
+            self.handle_field_error(error, item_type, field_details_list, item_path)
+            return None

@@ -20,7 +20,7 @@ from strawberry import Schema
 from strawberry.types import ExecutionContext
 
 from app.errors import DomainError, Forbidden, InvalidInput
-from graphql_api.core import core_schema
+from graphql_api.core import core_schema, install_direct_resolvers
 from graphql_api.documents import Documents
 
 logger = logging.getLogger("ticketing.graphql")
@@ -69,10 +69,12 @@ def coded(error: GraphQLError) -> GraphQLError:
 
 class TicketingSchema(Schema):
     """Logs only the errors that are bugs; domain and client errors are answers, not incidents.
-    Keeps the schema's prepared documents (``graphql_api.documents``)."""
+    Keeps the schema's prepared documents (``graphql_api.documents``) and lets graphql-core call
+    the fields' direct resolvers (``graphql_api.core``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        install_direct_resolvers(self)
         self.documents = Documents(core_schema(self))
 
     def process_errors(

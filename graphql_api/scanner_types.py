@@ -6,9 +6,8 @@ from __future__ import annotations
 from app.schemas import scanners as scanner_records
 from app.schemas import scanning as scan_records
 from app.services.scanners import PROFILES
-from graphql_api.context import Info, loaders_of
 from graphql_api.derive import record_type
-from graphql_api.scopes import field
+from graphql_api.scopes import relation
 
 
 @record_type(
@@ -25,11 +24,9 @@ class ScannerProfile:
     description="A scanner without a profile admits every ticket at any time.",
 )
 class Scanner:
-    @field(PROFILES, "Null when the scanner has no profile.")
-    async def profile(self, info: Info) -> ScannerProfile | None:
-        if self.profile_id is None:
-            return None
-        return await loaders_of(info).records(PROFILES).load(self.profile_id)
+    profile: ScannerProfile | None = relation(
+        PROFILES, "profile_id", "Null when the scanner has no profile."
+    )
 
 
 @record_type(

@@ -9,22 +9,24 @@ and is named in the field's description. The service checks the same declaration
 from __future__ import annotations
 
 import inspect
+from asyncio import Future
 from typing import Any
 
 import strawberry
 from strawberry.extensions import FieldExtension
 
 from app.principal import scope_of
-from graphql_api.context import Info
+from app.resources import Resource
+from graphql_api.context import Context, Info
+from graphql_api.core import DIRECT_RESOLVER
 
 SERVICE_METADATA = "service"
 """The key of a field's metadata holding its service operation (read by the scope test)."""
 
 
 class RequireScope(FieldExtension):
-    """The scope check of a field. A relation that only asks a dataloader is a plain function
-    returning the loader's future (``graphql_api.types``), so its check is plain too: no
-    coroutine per item of a page."""
+    """The scope check of a field. A relation (:func:`relation`) checks the same scope in its
+    direct resolver, which graphql-core calls instead."""
 
     def __init__(self, scope: str | None) -> None:
         self.scope = scope
@@ -55,6 +57,34 @@ def _options(service: Any, description: str) -> dict[str, Any]:
 def field(service: Any, description: str = "") -> Any:
     """A query field (use as a decorator) resolved through ``service``."""
     return strawberry.field(**_options(service, description))
+
+
+def relation(service: Resource[Any], key: str, description: str = "") -> Any:
+    """A field holding the record of ``service`` whose id is this record's attribute ``key``
+    (null when that is null), read through the request's record loader; declared as
+    ``order: Order | None = relation(ORDERS, "order_id")``.
+
+    Its direct resolver (``graphql_api.core.DIRECT_RESOLVER``) checks the scope and asks the
+    loader: graphql-core calls it without Strawberry's resolver wrapper, and a list asks it for
+    all its items before completing them, so that a page's relations are one batch awaited once
+    and each item then finds its record already loaded."""
+    scope = scope_of(service)
+
+    def direct(source: Any, context: Context) -> Any:
+        if scope is not None:
+            context.principal.require(scope)
+        record_id = getattr(source, key)
+        if record_id is None:
+            return None
+        loaded: Future[Any] = context.loaders.records(service).load(record_id)  # type: ignore[assignment]
+        return loaded.result() if loaded.done() else loaded
+
+    def resolve(root: Any, info: Info) -> Any:
+        return direct(root, info.context)
+
+    options = _options(service, description)
+    options["metadata"][DIRECT_RESOLVER] = direct
+    return strawberry.field(resolver=resolve, **options)
 
 
 def mutation(service: Any, description: str = "") -> Any:

@@ -3,9 +3,9 @@ relations.
 
 Relations resolve through the request's dataloaders and are nullable, so that a relation the
 credential may not read fails with its own FORBIDDEN error while the rest of the query answers.
-Resolvers receive the record itself as ``self``. A relation that only asks a dataloader for a
-record is a plain function returning the loader's future, which graphql-core awaits: a page of 25
-tickets with their orders then runs no coroutine per ticket.
+Resolvers receive the record itself as ``self``. A relation to one record
+(``graphql_api.scopes.relation``) asks the record loader directly, without Strawberry's resolver
+wrapper; a page loads the relations of all its items at once (``graphql_api.core``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from graphql_api.context import Info, loaders_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type, record_type
 from graphql_api.lists import filtered
-from graphql_api.scopes import field
+from graphql_api.scopes import field, relation
 
 T = TypeVar("T")
 
@@ -127,9 +127,7 @@ class Deleted:
 
 @record_type(event_records.TicketType)
 class TicketType:
-    @field(EVENTS)
-    def event(self, info: Info) -> Event | None:
-        return loaders_of(info).records(EVENTS).load(self.event_id)  # type: ignore[return-value]
+    event: Event | None = relation(EVENTS, "event_id")
 
 
 @record_type(
@@ -147,13 +145,8 @@ class Timeslot:
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
 class Order:
-    @field(EVENTS)
-    def event(self, info: Info) -> Event | None:
-        return loaders_of(info).records(EVENTS).load(self.event_id)  # type: ignore[return-value]
-
-    @field(TIMESLOTS)
-    def timeslot(self, info: Info) -> Timeslot | None:
-        return loaders_of(info).records(TIMESLOTS).load(self.event_timeslot_id)  # type: ignore[return-value]
+    event: Event | None = relation(EVENTS, "event_id")
+    timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
     @field(TICKETS, "The filters combine.")
     @filtered(TICKETS, parent="order_id")
@@ -171,14 +164,6 @@ class Order:
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")
 class Ticket:
-    @field(ORDERS)
-    def order(self, info: Info) -> Order | None:
-        return loaders_of(info).records(ORDERS).load(self.order_id)  # type: ignore[return-value]
-
-    @field(TIMESLOTS)
-    def timeslot(self, info: Info) -> Timeslot | None:
-        return loaders_of(info).records(TIMESLOTS).load(self.event_timeslot_id)  # type: ignore[return-value]
-
-    @field(TICKET_TYPES)
-    def ticket_type(self, info: Info) -> TicketType | None:
-        return loaders_of(info).records(TICKET_TYPES).load(self.ticket_type_id)  # type: ignore[return-value]
+    order: Order | None = relation(ORDERS, "order_id")
+    timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
+    ticket_type: TicketType | None = relation(TICKET_TYPES, "ticket_type_id")

@@ -16,12 +16,15 @@ from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
 from app.services.live import serving_hub
+from app.services.oauth.dev_provider import DevProvider
 from app.settings import Settings, get_settings
+from dashboard import dashboard_router, static_router, template_config
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.assets import static_files
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
 from rest.csv_export import declare_csv_exports
+from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
 from rest.http import (
@@ -125,6 +128,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         async with serving_hub(settings.redis_url, settings.queue_name):
             yield
 
+    state = State({"settings": settings, "readiness": probe})
+    dev_idp_routes = []
+    if settings.dev_idp_directory is not None:
+        state[PROVIDER_STATE] = DevProvider.from_settings(settings)
+        dev_idp_routes = DEV_IDP_ROUTES
     lifespan = [database, live_updates]
     if settings.metrics:
         lifespan.append(pool_gauges)
@@ -136,6 +144,9 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
             get_healthz,
             get_readyz,
             *([get_metrics] if settings.metrics else []),
+            dashboard_router(),
+            static_router(),
+            *dev_idp_routes,
         ],
         lifespan=lifespan,
         middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
@@ -148,7 +159,8 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),
         cors_config=cors_config(settings.cors_origins),
-        state=State({"settings": settings, "readiness": probe}),
+        state=state,
+        template_config=template_config(),
         logging_config=None,
         access_log=settings.access_log,
         metrics=settings.metrics,

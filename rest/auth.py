@@ -20,6 +20,8 @@ PUBLIC_PATHS = [
     "^/oauth2/",
     "^/.well-known/",
     "^/favicon.ico$",
+    "^/dashboard(/|$)",
+    "^/dev-idp/",
     *OPERATIONS_PATHS,
 ]
 

@@ -153,13 +153,13 @@ LISTENING = re.compile(r"listening on (http://\S+?):(\d+)")
 
 
 @asynccontextmanager
-async def served(*args: str, **env: str) -> AsyncIterator[RunningProcess]:
-    """``ticketing serve ARGS`` on a free port with ``env`` over this run's environment; its base
-    URL is read from the line saying where it listens, then ``/healthz`` is polled until it
-    answers."""
+async def served(*args: str, port: int | None = None, **env: str) -> AsyncIterator[RunningProcess]:
+    """``ticketing serve ARGS`` on ``port`` (default: a free one) with ``env`` over this run's
+    environment; its base URL is read from the line saying where it listens, then ``/healthz``
+    is polled until it answers."""
     with tempfile.TemporaryFile() as output:
         process = await asyncio.create_subprocess_exec(
-            TICKETING, "serve", "--host", "127.0.0.1", "--port", str(free_port()), *args,
+            TICKETING, "serve", "--host", "127.0.0.1", "--port", str(port or free_port()), *args,
             env={**os.environ, **env}, stdout=output, stderr=output,
         )  # fmt: skip
         running = RunningProcess(process, output)

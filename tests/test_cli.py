@@ -32,7 +32,12 @@ async def test_operator_walkthrough(client: AsyncClient, migrated: None) -> None
 
     email = f"Ops-{uuid.uuid4().hex[:6]}@Example.com"
     user = (await ticketing("user", "create", "--org", org["id"], "--email", email)).json()
-    assert user == {"id": user["id"], "email": email.lower(), "organization_id": org["id"]}
+    assert user == {
+        "id": user["id"],
+        "email": email.lower(),
+        "organization_id": org["id"],
+        "role": "admin",
+    }
 
     created = (
         await ticketing(

@@ -508,6 +508,31 @@ async def test_a_forbidden_field_does_not_stop_the_rest_of_the_query(
     assert gql_error_codes(mutation) == ["FORBIDDEN"]
 
 
+async def test_a_page_answers_with_its_items_when_their_relation_is_forbidden(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """The page of tickets loads its items' orders at once (graphql_api.core); a key that may
+    not read orders still gets every ticket, with each order null and refused on its own path."""
+    venue = await create_venue(client, tenant)
+    for _ in range(2):
+        await place_order(
+            client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]] * 2
+        )
+    variables = {"id": venue.event["id"]}
+    full = gql_data(await graphql(client, tenant.headers, operation("TicketPage"), variables))
+    items = full["event"]["tickets"]["items"]
+    assert len(items) == 4 and all(item["order"]["buyerName"] == "Ada Buyer" for item in items)
+    headers = await key_for(tenant, ["events.read", "tickets.read"])
+    body = await graphql(client, headers, operation("TicketPage"), variables)
+    page = body["data"]["event"]["tickets"]
+    assert page["items"] == [{**item, "order": None} for item in items]
+    assert page["pagination"] == full["event"]["tickets"]["pagination"]
+    assert sorted((e["path"], e["extensions"]) for e in body["errors"]) == [
+        (["event", "tickets", "items", i, "order"], {"code": "FORBIDDEN", "scope": "orders.read"})
+        for i in range(4)
+    ]
+
+
 async def test_unknown_or_foreign_ids_are_not_found_on_their_field(
     client: AsyncClient, tenant: Tenant, other_tenant: Tenant
 ) -> None:

@@ -195,6 +195,29 @@ class Operations:
     async def _graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
         return snake(gql_data(await graphql(self.client, self.tenant.headers, query, variables)))
 
+    async def create(self, url: str, kinds: list[str]) -> dict[str, Any]:
+        if self.transport == "rest":
+            return await subscribe(self.client, self.tenant, url, kinds)
+        data = await self._graphql(operation("CreateWebhook"), {"url": url, "eventTypes": kinds})
+        return data["create_webhook"]
+
+    async def listed(self) -> list[str]:
+        """The ids of the first page of subscriptions."""
+        if self.transport == "rest":
+            page = ok(await self.client.get("/webhooks", headers=self.tenant.headers))
+            return [hook["id"] for hook in page["data"]]
+        data = await self._graphql(operation("WebhooksWithDeliveryLogs"), {})
+        return [hook["id"] for hook in data["webhooks"]["items"]]
+
+    async def delete(self, hook_id: str) -> None:
+        if self.transport == "rest":
+            path = f"/webhooks/{hook_id}"
+            answer = ok(await self.client.delete(path, headers=self.tenant.headers))
+        else:
+            data = await self._graphql(operation("DeleteWebhook"), {"id": hook_id})
+            answer = data["delete_webhook"]
+        assert answer == {"id": hook_id, "deleted": True}
+
     async def update(self, hook_id: str, **fields: Any) -> dict[str, Any]:
         if self.transport == "rest":
             return ok(

@@ -18,6 +18,15 @@ class UserRecord(msgspec.Struct):
     id: UUID
     email: str
     organization_id: UUID
+    role: str = "admin"
+
+
+class MembershipRecord(msgspec.Struct):
+    """One organization a user belongs to, and the user's role in it."""
+
+    organization_id: UUID
+    organization_name: str
+    role: str
 
 
 class ApiKeyCreated(msgspec.Struct):
@@ -28,6 +37,19 @@ class ApiKeyCreated(msgspec.Struct):
     scopes: list[str]
     name: str
     created_at: datetime
+
+
+class ApiKeyRecord(msgspec.Struct):
+    """A key as its organization's dashboard lists it (never the key itself)."""
+
+    id: UUID
+    name: str
+    key_prefix: str
+    scopes: list[str]
+    created_by: str
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
 
 
 class CurrentUser(msgspec.Struct):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
@@ -58,3 +60,39 @@ class AuthorizationServerMetadata(msgspec.Struct):
     revocation_endpoint_auth_methods_supported: list[str]
     code_challenge_methods_supported: list[str]
     service_documentation: str
+
+
+class OAuthApplication(msgspec.Struct):
+    """A registered client as the organization's dashboard lists it (never its secret)."""
+
+    id: UUID
+    client_id: str
+    name: str
+    redirect_uris: list[str]
+    scopes: list[str]
+    public: bool
+    trusted: bool
+    created_at: datetime
+
+
+class OAuthApplicationCreate(msgspec.Struct, forbid_unknown_fields=True):
+    """An application registered from the dashboard; no scopes means all of them."""
+
+    name: str
+    redirect_uris: list[str]
+    scopes: list[str] = []
+    public: bool = False
+    trusted: bool = False
+
+
+class OAuthAuthorization(msgspec.Struct):
+    """A user's authorization of an application (a grant family): what it may do, since when,
+    and whether it was revoked (its tokens then stop working at once)."""
+
+    id: UUID
+    application_name: str
+    application_client_id: str
+    user_email: str
+    scopes: list[str]
+    created_at: datetime
+    revoked_at: datetime | None

@@ -32,16 +32,19 @@ from datetime import datetime, timedelta
 from uuid import UUID
 
 from app.errors import InvalidInput, NotFound, Unauthenticated
-from app.principal import Principal, parse_scopes
-from app.schemas.identity import ApiKeyCreated
+from app.principal import Principal, parse_scopes, requires
+from app.schemas.identity import ApiKeyCreated, ApiKeyRecord
+from app.services import audit
+from app.services.audit import Actor, Target
 from app.services.organizations import member_id
 from app.timeutil import utcnow
-from db.tables import ApiKey, CredentialRevision
+from db.tables import ApiKey, CredentialRevision, User
 from db.transactions import transaction
 
 PREFIX = "tk_live_"
 ALPHABET = string.ascii_letters + string.digits
 RANDOM_LENGTH = 40
+NAME_LENGTH = 200
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 CACHE_SECONDS = 60.0
 """How long a process trusts a key it looked up (revocations are caught by the revision check)."""
@@ -69,13 +72,51 @@ def generate_key() -> str:
 async def create_api_key(
     organization_id: UUID, user_email: str, scopes: str, name: str = ""
 ) -> ApiKeyCreated:
+    """A key of the member with ``user_email`` (the command line: the operator is trusted)."""
+    scope_set = _checked_scopes(scopes)
+    name = _checked_name(name)
+    user_id = await member_id(organization_id, user_email)
+    return await _create(organization_id, user_id, scope_set, name, Actor.operator(organization_id))
+
+
+@requires(None)
+async def issue_api_key(principal: Principal, scopes: str, name: str = "") -> ApiKeyCreated:
+    """A key created in the dashboard by an admin, in the admin's name."""
+    principal.require_admin()
+    return await _create(
+        principal.organization_id,
+        principal.user_id,
+        _checked_scopes(scopes),
+        _checked_name(name),
+        principal,
+    )
+
+
+def _checked_scopes(scopes: str) -> frozenset[str]:
     try:
         scope_set = parse_scopes(scopes)
     except ValueError as error:
         raise InvalidInput.field("scopes", str(error)) from None
     if not scope_set:
         raise InvalidInput.field("scopes", "at least one scope is required")
-    user_id = await member_id(organization_id, user_email)
+    return scope_set
+
+
+def _checked_name(name: str) -> str:
+    name = name.strip()
+    if len(name) > NAME_LENGTH:
+        raise InvalidInput.field("name", f"at most {NAME_LENGTH} characters")
+    return name
+
+
+async def _create(
+    organization_id: UUID,
+    user_id: UUID,
+    scope_set: frozenset[str],
+    name: str,
+    actor: Actor | Principal,
+) -> ApiKeyCreated:
+    """The key, and its entry in the audit log (``actor`` made it), in one transaction."""
     key = generate_key()
     row = ApiKey(
         organization_id=organization_id,
@@ -85,26 +126,95 @@ async def create_api_key(
         key_hash=hash_key(key),
         scopes=" ".join(sorted(scope_set)),
     )
-    await row.save()
+    async with transaction():
+        await row.save()
+        owner = await User.select(User.email).where(User.id == user_id).first()
+        await audit.record(
+            actor,
+            "api_key.create",
+            Target("api_key", row.id, _key_label(name, row.key_prefix)),
+            {"scopes": sorted(scope_set), "user_email": owner["email"] if owner else None},
+        )
     return ApiKeyCreated(
         id=row.id, key=key, scopes=sorted(scope_set), name=name, created_at=row.created_at
     )
 
 
-async def revoke_api_key(key_id: UUID) -> None:
-    """Revoke the key; every server process stops accepting it within a few seconds (this one
-    at once)."""
+@requires(None)
+async def list_api_keys(principal: Principal) -> list[ApiKeyRecord]:
+    """The organization's keys, newest first, revoked ones too (a member may read them)."""
+    principal.require_person()
+    rows = (
+        await ApiKey.select(
+            ApiKey.id,
+            ApiKey.name,
+            ApiKey.key_prefix,
+            ApiKey.scopes,
+            ApiKey.created_at,
+            ApiKey.last_used_at,
+            ApiKey.revoked_at,
+            ApiKey.user_id.email.as_alias("created_by"),
+        )
+        .where(ApiKey.organization_id == principal.organization_id)
+        .order_by(ApiKey.created_at, ascending=False)
+        .order_by(ApiKey.id, ascending=False)
+    )
+    return [
+        ApiKeyRecord(
+            id=row["id"],
+            name=row["name"],
+            key_prefix=row["key_prefix"],
+            scopes=row["scopes"].split(),
+            created_by=row["created_by"],
+            created_at=row["created_at"],
+            last_used_at=row["last_used_at"],
+            revoked_at=row["revoked_at"],
+        )
+        for row in rows
+    ]
+
+
+@requires(None)
+async def revoke_organization_api_key(principal: Principal, key_id: UUID) -> None:
+    """Revoke one of the organization's keys (an admin, in the dashboard); another
+    organization's key is a 404."""
+    principal.require_admin()
+    await revoke_api_key(key_id, organization_id=principal.organization_id, actor=principal)
+
+
+def _key_label(name: str, prefix: str) -> str:
+    return f"{name} ({prefix}…)" if name else f"{prefix}…"
+
+
+async def revoke_api_key(
+    key_id: UUID,
+    *,
+    organization_id: UUID | None = None,
+    actor: Actor | Principal | None = None,
+) -> None:
+    """Revoke the key (of ``organization_id`` when given; the command line gives none); every
+    server process stops accepting it within a few seconds (this one at once). Idempotent.
+    ``actor`` revoked it, for the audit log (none: an operator at the command line)."""
+    owned = ApiKey.id == key_id
+    if organization_id is not None:
+        owned = owned & (ApiKey.organization_id == organization_id)
     async with transaction():
         revoked = (
             await ApiKey.update({ApiKey.revoked_at: utcnow()})
-            .where(ApiKey.id == key_id, ApiKey.revoked_at.is_null())
-            .returning(ApiKey.id)
+            .where(owned, ApiKey.revoked_at.is_null())
+            .returning(ApiKey.id, ApiKey.organization_id, ApiKey.name, ApiKey.key_prefix)
         )
         if revoked:
             await CredentialRevision.update(
                 {CredentialRevision.revision: CredentialRevision.revision + 1}
             ).where(CredentialRevision.id == 1)
-    if not revoked and not await ApiKey.exists().where(ApiKey.id == key_id):
+            key = revoked[0]
+            await audit.record(
+                actor or Actor.operator(key["organization_id"]),
+                "api_key.revoke",
+                Target("api_key", key_id, _key_label(key["name"], key["key_prefix"])),
+            )
+    if not revoked and not await ApiKey.exists().where(owned):
         raise NotFound.resource("API key", key_id)
     if revoked:
         KEYS.forget()

@@ -28,7 +28,8 @@ from app.schemas.orders import (
     OrderStatus,
     RefundCreate,
 )
-from app.services import live
+from app.services import audit, live
+from app.services.audit import Target
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
@@ -145,6 +146,13 @@ async def _announce(organization_id: UUID, change: OrderChangeType, order: Order
     )
 
 
+async def _audit(principal: Principal, action: str, order: Order) -> None:
+    """Record a person's change of an order in the audit log (an integration's changes through
+    the API are the shop's business, not administration)."""
+    if audit.by_person(principal):
+        await audit.record(principal, action, Target("order", order.id, order.buyer_name))
+
+
 @requires("orders.read")
 async def watch_order_changes(
     principal: Principal,
@@ -257,6 +265,7 @@ async def confirm_order(principal: Principal, order_id: UUID) -> Order:
             )
             record = to_record(Order, row)
             await _announce(principal.organization_id, "CONFIRMED", record)
+            await _audit(principal, "order.confirm", record)
             return record
     row = await owned_row(OrderTable, order_id, principal.organization_id, "order")
     if row["status"] == "cancelled":
@@ -288,6 +297,7 @@ async def cancel_order(principal: Principal, order_id: UUID) -> Order:
             await cancel_tickets(principal.organization_id, [Ticket.order_id == order_id])
             record = to_record(Order, cancelled[0])
             await _announce(principal.organization_id, "CANCELLED", record)
+            await _audit(principal, "order.cancel", record)
             return record
     return to_record(
         Order, await owned_row(OrderTable, order_id, principal.organization_id, "order")

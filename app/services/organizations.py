@@ -6,9 +6,11 @@ import re
 from uuid import UUID
 
 from app.errors import Conflict, InvalidInput, NotFound
-from app.principal import Principal, requires
-from app.schemas.identity import CurrentUser, OrganizationRecord, UserRecord
+from app.principal import ROLES, Principal, Role, requires
+from app.schemas.identity import CurrentUser, MembershipRecord, OrganizationRecord, UserRecord
 from app.schemas.text import EMAIL
+from app.services import audit
+from app.services.audit import Actor, Target
 from db.tables import Membership, Organization, User
 from db.transactions import transaction
 
@@ -41,9 +43,13 @@ async def get_organization(organization_id: UUID) -> OrganizationRecord:
     return OrganizationRecord(id=row["id"], name=row["name"], currency=row["currency"])
 
 
-async def add_member(organization_id: UUID, email: str) -> UserRecord:
-    """Create the user if new and make them a member of the organization."""
+async def add_member(organization_id: UUID, email: str, role: str = "admin") -> UserRecord:
+    """Create the user if new and make them a member of the organization with ``role``
+    (``admin``: reads and changes in the dashboard; ``member``: reads). An operator's act (the
+    command line), recorded in the audit log."""
     email = normalize_email(email)
+    if role not in ROLES:
+        raise InvalidInput.field("role", f"must be one of {', '.join(ROLES)}, got {role!r}")
     await get_organization(organization_id)
     async with transaction():
         user = await User.objects().where(User.email == email).first()
@@ -55,8 +61,14 @@ async def add_member(organization_id: UUID, email: str) -> UserRecord:
         )
         if already:
             raise Conflict(f"{email} is already a member of organization {organization_id}")
-        await Membership(organization_id=organization_id, user_id=user.id).save()
-    return UserRecord(id=user.id, email=user.email, organization_id=organization_id)
+        await Membership(organization_id=organization_id, user_id=user.id, role=role).save()
+        await audit.record(
+            Actor.operator(organization_id),
+            "member.add",
+            Target("member", user.id, email),
+            {"role": role},
+        )
+    return UserRecord(id=user.id, email=user.email, organization_id=organization_id, role=role)
 
 
 async def member_id(organization_id: UUID, email: str) -> UUID:
@@ -70,6 +82,37 @@ async def member_id(organization_id: UUID, email: str) -> UUID:
     if row is None:
         raise NotFound(f"No member {email} in organization {organization_id}")
     return row["user_id"]
+
+
+async def memberships_of(user_id: UUID) -> list[MembershipRecord]:
+    """The organizations ``user_id`` belongs to, by name, with the user's role in each."""
+    rows = (
+        await Membership.select(
+            Membership.organization_id,
+            Membership.organization_id.name.as_alias("organization_name"),
+            Membership.role,
+        )
+        .where(Membership.user_id == user_id)
+        .order_by(Membership.organization_id.name)
+    )
+    return [
+        MembershipRecord(
+            organization_id=row["organization_id"],
+            organization_name=row["organization_name"],
+            role=row["role"],
+        )
+        for row in rows
+    ]
+
+
+async def role_of(organization_id: UUID, user_id: UUID) -> Role | None:
+    """The member's role in the organization, or None when not a member (any more)."""
+    row = (
+        await Membership.select(Membership.role)
+        .where(Membership.organization_id == organization_id, Membership.user_id == user_id)
+        .first()
+    )
+    return None if row is None else row["role"]
 
 
 async def is_member(organization_id: UUID, user_id: UUID) -> bool:

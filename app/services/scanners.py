@@ -30,6 +30,8 @@ from app.schemas.scanners import (
     ScannerProfileUpdate,
     ScannerUpdate,
 )
+from app.services import audit
+from app.services.audit import Target
 from app.services.lookup import owned_row
 from app.timeutil import require_offset, utcnow
 from db.lists import Row
@@ -111,7 +113,14 @@ async def create_scanner(principal: Principal, data: ScannerCreate) -> Scanner:
         profile_id=data.profile_id,
         created_at=utcnow(),
     )
-    await row.save()
+    async with transaction():
+        await row.save()
+        await audit.record(
+            principal,
+            "scanner.create",
+            Target("scanner", row.id, data.name),
+            {"active": data.active, "profile_id": data.profile_id},
+        )
     return to_record(Scanner, row.to_dict())
 
 
@@ -124,16 +133,20 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
         return to_record(
             Scanner, await owned_row(ScannerTable, scanner_id, principal.organization_id, "scanner")
         )
-    updated = (
-        await ScannerTable.update(changes)
-        .where(
-            ScannerTable.id == scanner_id,
-            ScannerTable.organization_id == principal.organization_id,
+    async with transaction():
+        updated = (
+            await ScannerTable.update(changes)
+            .where(
+                ScannerTable.id == scanner_id,
+                ScannerTable.organization_id == principal.organization_id,
+            )
+            .returning(*ScannerTable.all_columns())
         )
-        .returning(*ScannerTable.all_columns())
-    )
-    if not updated:
-        raise NotFound.resource("scanner", scanner_id)
+        if not updated:
+            raise NotFound.resource("scanner", scanner_id)
+        await audit.record(
+            principal, "scanner.update", Target("scanner", scanner_id, updated[0]["name"]), changes
+        )
     return to_record(Scanner, updated[0])
 
 
@@ -143,6 +156,11 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
 def _check_window(valid_from: datetime | None, valid_until: datetime | None) -> None:
     if valid_from is not None and valid_until is not None and valid_until < valid_from:
         raise InvalidInput.field("valid_until", "must not be before valid_from")
+
+
+def _profile_details(fields: dict[str, Any]) -> dict[str, Any]:
+    """What the audit log keeps of a profile's change: the fields sent, without the stamp."""
+    return {field: value for field, value in fields.items() if field != "updated_at"}
 
 
 async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) -> Targets:
@@ -218,6 +236,12 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         )
         await row.save()
         await _replace_targets(row.id, targets)
+        await audit.record(
+            principal,
+            "scanner_profile.create",
+            Target("scanner_profile", row.id, data.name),
+            _profile_details(sent(data)),
+        )
     return to_record(ScannerProfile, _with_targets(row.to_dict(), targets))
 
 
@@ -250,6 +274,12 @@ async def update_profile(
         _check_window(row["valid_from"], row["valid_until"])
         await _replace_targets(profile_id, targets)
         current = (await targets_of([profile_id]))[profile_id]
+        await audit.record(
+            principal,
+            "scanner_profile.update",
+            Target("scanner_profile", profile_id, row["name"]),
+            _profile_details({**changes, **targets}),
+        )
     return to_record(ScannerProfile, _with_targets(row, current))
 
 

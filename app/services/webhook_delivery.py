@@ -176,18 +176,18 @@ async def relay_outbox(*, batch_size: int = RELAY_BATCH) -> int:
     Safe with several relays at once: on PostgreSQL the rows are claimed with
     ``FOR UPDATE SKIP LOCKED``, so two relays never take the same row (SQLite is single-process).
     Running twice creates nothing twice: a relayed row is not taken again, and deliveries are
-    unique per (event, subscription).
+    unique per (event, subscription). On PostgreSQL it is one statement (one round trip on the
+    path from a commit to its deliveries, see ``db.deliveries.relay``).
     """
+    if not _is_sqlite():
+        return await deliveries.relay(batch_size, utcnow())
     async with transaction():
-        query = (
+        events = await (
             OutboxEvent.select(OutboxEvent.id, OutboxEvent.organization_id, OutboxEvent.event_type)
             .where(OutboxEvent.relayed_at.is_null())
             .order_by(OutboxEvent.created_at)
             .limit(batch_size)
         )
-        if not _is_sqlite():
-            query = query.lock_rows("UPDATE", skip_locked=True, of=(OutboxEvent,))
-        events = await query
         if not events:
             return 0
         subscriptions: dict[UUID, list[tuple[UUID, set[str]]]] = {}

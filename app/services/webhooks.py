@@ -28,6 +28,8 @@ from app.schemas.webhooks import (
     WebhookUpdate,
     WebhookWithSecret,
 )
+from app.services import audit
+from app.services.audit import Target, url_label
 from app.services.outbox import announce_work
 from app.services.url_safety import check_webhook_url
 from app.services.webhook_delivery import ATTEMPT_LEASE_SECONDS
@@ -45,6 +47,10 @@ PREVIOUS_SECRET_VALIDITY = timedelta(hours=24)
 DISABLED = (
     "The subscription is disabled; re-enable it first (PATCH /webhooks/{id} with active: true)"
 )
+
+
+def _target(webhook_id: UUID, url: str) -> Target:
+    return Target("webhook", webhook_id, url_label(url))
 
 
 def new_secret() -> str:
@@ -98,7 +104,14 @@ async def create_webhook(
         active=True,
         created_at=utcnow(),
     )
-    await row.save()
+    async with transaction():
+        await row.save()
+        await audit.record(
+            principal,
+            "webhook.create",
+            _target(row.id, url),
+            {"event_types": row.event_types, "description": data.description},
+        )
     return to_record(WebhookWithSecret, row.to_dict())
 
 
@@ -106,16 +119,18 @@ async def create_webhook(
 async def delete_webhook(principal: Principal, webhook_id: UUID) -> WebhookDeleted:
     """Hard delete. Its deliveries go with it (ON DELETE CASCADE), so a delivery job that runs
     afterwards finds nothing to send."""
-    deleted = (
-        await WebhookTable.delete()
-        .where(
-            WebhookTable.id == webhook_id,
-            WebhookTable.organization_id == principal.organization_id,
+    async with transaction():
+        deleted = (
+            await WebhookTable.delete()
+            .where(
+                WebhookTable.id == webhook_id,
+                WebhookTable.organization_id == principal.organization_id,
+            )
+            .returning(WebhookTable.id, WebhookTable.url)
         )
-        .returning(WebhookTable.id)
-    )
-    if not deleted:
-        raise NotFound.resource("webhook", webhook_id)
+        if not deleted:
+            raise NotFound.resource("webhook", webhook_id)
+        await audit.record(principal, "webhook.delete", _target(webhook_id, deleted[0]["url"]))
     return WebhookDeleted(id=webhook_id, deleted=True)
 
 
@@ -159,13 +174,22 @@ async def update_webhook(
     )
     if not changes:
         row = await WebhookTable.select().where(*owned).first()
-    else:
+        if row is None:
+            raise NotFound.resource("webhook", webhook_id)
+        return to_record(Webhook, row)
+    async with transaction():
         updated = (
             await WebhookTable.update(changes).where(*owned).returning(*WebhookTable.all_columns())
         )
-        row = updated[0] if updated else None
-    if row is None:
-        raise NotFound.resource("webhook", webhook_id)
+        if not updated:
+            raise NotFound.resource("webhook", webhook_id)
+        row = updated[0]
+        changed = {
+            column._meta.name: url_label(value) if column is WebhookTable.url else value
+            for column, value in changes.items()
+            if column is not WebhookTable.disabled_reason
+        }
+        await audit.record(principal, "webhook.update", _target(webhook_id, row["url"]), changed)
     return to_record(Webhook, row)
 
 
@@ -199,6 +223,12 @@ async def send_test_delivery(principal: Principal, webhook_id: UUID) -> Delivery
             updated_at=now,
         )
         await delivery.save()
+        await audit.record(
+            principal,
+            "webhook.test",
+            _target(webhook_id, hook["url"]),
+            {"delivery_id": delivery.id},
+        )
         await announce_work()
     return DeliveryQueued(delivery_id=delivery.id)
 
@@ -243,6 +273,12 @@ async def retry_delivery(
             if not found:
                 raise NotFound.resource("delivery", delivery_id)
             raise Conflict("An attempt of this delivery is in flight; retry once it has ended")
+        await audit.record(
+            principal,
+            "webhook.retry_delivery",
+            _target(webhook_id, hook["url"]),
+            {"delivery_id": delivery_id},
+        )
         await announce_work()
     return DeliveryQueued(delivery_id=delivery_id)
 
@@ -269,4 +305,5 @@ async def rotate_secret(principal: Principal, webhook_id: UUID) -> WebhookSecret
         )
         if not updated:
             raise Conflict("The secret was rotated at the same moment; rotate again if needed")
+        await audit.record(principal, "webhook.rotate_secret", _target(webhook_id, current["url"]))
     return to_record(WebhookSecretRotated, updated[0])

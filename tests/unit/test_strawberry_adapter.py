@@ -12,7 +12,14 @@ import strawberry
 from graphql import GraphQLResolveInfo, GraphQLSchema
 from strawberry.extensions import SchemaExtension
 
-from graphql_api.core import PlainFieldsExecutor, core_schema, strawberry_validation_rules
+from graphql_api.core import (
+    DIRECT_RESOLVER,
+    DirectResolver,
+    PlainFieldsExecutor,
+    core_schema,
+    install_direct_resolvers,
+    strawberry_validation_rules,
+)
 
 
 def test_the_core_schema_is_the_one_strawberry_executes_against() -> None:
@@ -95,6 +102,10 @@ class ItemsQuery:
             _item("4", 4, 1.0, Colour.RED, "n", None, []),
         ]
 
+    @strawberry.field
+    def strict_items(self) -> list[Item]:
+        return self.items()  # type: ignore[return-value]
+
 
 def _item(*values: Any) -> Any:
     """A source object for ``Item`` (its resolver reads ``self.count``)."""
@@ -105,8 +116,8 @@ def _item(*values: Any) -> Any:
 ITEMS = "{ items { id count price colour note required tags doubled } }"
 
 
-def _answer(schema: strawberry.Schema) -> tuple[Any, list[tuple[str, Any]]]:
-    result = schema.execute_sync(ITEMS)
+def _answer(schema: strawberry.Schema, query: str = ITEMS) -> tuple[Any, list[tuple[str, Any]]]:
+    result = schema.execute_sync(query)
     return result.data, sorted((e.message, e.path) for e in result.errors or [])
 
 
@@ -117,6 +128,9 @@ def test_plain_attributes_complete_as_graphql_core_completes_them() -> None:
     plain = strawberry.Schema(query=ItemsQuery, execution_context_class=PlainFieldsExecutor)
     ordinary = strawberry.Schema(query=ItemsQuery)
     assert _answer(plain) == _answer(ordinary)
+    strict = ITEMS.replace("items", "strictItems")
+    assert _answer(plain, strict) == _answer(ordinary, strict)
+    assert _answer(plain, strict)[0] is None  # a non-null item's error nulls the whole list
     data, errors = _answer(plain)
     assert data == {
         "items": [
@@ -184,3 +198,83 @@ def test_the_application_schema_executes_with_the_plain_fields_executor() -> Non
     from graphql_api.schema import schema
 
     assert schema.execution_context_class is PlainFieldsExecutor
+
+
+@strawberry.type
+class Owner:
+    name: str
+
+
+def _owner_of(source: Any, context: dict[str, Any]) -> Any:
+    """A direct resolver as ``graphql_api.scopes.relation`` makes them: asks the loader, and
+    answers from it when the record is loaded already."""
+    loaded = context["owners"].load(source.owner_id)
+    return loaded.result() if loaded.done() else loaded
+
+
+@strawberry.type
+class Pet:
+    name: str
+    owner_id: strawberry.Private[int]
+
+    @strawberry.field(metadata={DIRECT_RESOLVER: _owner_of})
+    def owner(self, info: strawberry.Info) -> Owner | None:
+        return _owner_of(self, info.context)  # type: ignore[no-any-return]
+
+
+@strawberry.type
+class PetsQuery:
+    @strawberry.field
+    def pets(self) -> list[Pet]:
+        owners = [("a", 1), ("b", 2), ("c", 1), ("d", 3)]
+        return [Pet(name=name, owner_id=owner) for name, owner in owners]
+
+
+async def _pets(schema: strawberry.Schema) -> tuple[Any, list[Any], list[list[int]]]:
+    from strawberry.dataloader import DataLoader
+
+    batches: list[list[int]] = []
+
+    async def load(ids: list[int]) -> list[Any]:
+        batches.append(ids)
+        known = {1: Owner(name="Ann"), 3: Owner(name=None)}  # type: ignore[arg-type]
+        return [known.get(i, LookupError(f"no owner {i}")) for i in ids]
+
+    context = {"owners": DataLoader(load_fn=load)}
+    result = await schema.execute("{ pets { name owner { name } } }", context_value=context)
+    return result.data, [(e.message, e.path) for e in result.errors or []], batches
+
+
+async def test_a_list_loads_its_items_relations_at_once_and_answers_as_before() -> None:
+    """With direct resolvers installed, a list asks the relations of all its items before
+    completing them: one batch as before, the same data, and each failed load or refused value
+    an error at its own item's field; the items then complete without waiting (no coroutine per
+    item)."""
+    waited: list[str] = []
+
+    class Counting(PlainFieldsExecutor):
+        async def complete_awaitable_value(self, *args: Any) -> Any:
+            waited.append(args[3].key)
+            return await super().complete_awaitable_value(*args)
+
+    ordinary = strawberry.Schema(query=PetsQuery)
+    direct = strawberry.Schema(query=PetsQuery, execution_context_class=Counting)
+    install_direct_resolvers(direct)
+    assert isinstance(core_schema(direct).get_type("Pet").fields["owner"].resolve, DirectResolver)  # type: ignore[union-attr]
+    expected = await _pets(ordinary)
+    assert await _pets(direct) == expected
+    data, errors, batches = expected
+    assert data == {
+        "pets": [
+            {"name": "a", "owner": {"name": "Ann"}},
+            {"name": "b", "owner": None},
+            {"name": "c", "owner": {"name": "Ann"}},
+            {"name": "d", "owner": None},
+        ]
+    }
+    assert errors == [
+        ("no owner 2", ["pets", 1, "owner"]),
+        ("Cannot return null for non-nullable field Owner.name.", ["pets", 3, "owner", "name"]),
+    ]
+    assert batches == [[1, 2, 3]]
+    assert waited == []

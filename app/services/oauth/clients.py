@@ -17,10 +17,13 @@ from urllib.parse import urlsplit
 from uuid import UUID
 
 from app.errors import InvalidInput
-from app.principal import SCOPES, parse_scopes
+from app.principal import SCOPES, Principal, parse_scopes
 from app.schemas.oauth import OAuthClientCreated
+from app.services import audit
+from app.services.audit import Actor, Target
 from app.services.organizations import member_id
 from db.tables import OAuthClient
+from db.transactions import transaction
 
 SECRET_PREFIX = "cs_"
 
@@ -124,17 +127,19 @@ def _check_redirect_uri(uri: str) -> str:
     return uri
 
 
-async def create_client(
-    organization_id: UUID,
-    user_email: str,
-    name: str,
-    redirect_uris: list[str],
-    scopes: str | None = None,
-    *,
-    public: bool = False,
-    trusted: bool = False,
-) -> OAuthClientCreated:
-    """Register a client of ``organization_id`` on behalf of one of its members."""
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """A client's registration, checked: its name, redirect URIs and scopes."""
+
+    name: str
+    redirect_uris: list[str]
+    scopes: frozenset[str]
+
+
+def check_registration(
+    name: str, redirect_uris: list[str], scopes: str | None = None
+) -> Registration:
+    """The registration, or :class:`InvalidInput` naming what is wrong; no scopes means all."""
     name = name.strip()
     if not name:
         raise InvalidInput.field("name", "must not be empty")
@@ -147,27 +152,77 @@ async def create_client(
         raise InvalidInput.field("scopes", str(error)) from None
     if not scope_set:
         raise InvalidInput.field("scopes", "at least one scope is required")
-    user_id = await member_id(organization_id, user_email)
+    return Registration(name, uris, scope_set)
+
+
+async def register(
+    organization_id: UUID,
+    user_id: UUID,
+    registration: Registration,
+    *,
+    public: bool,
+    trusted: bool,
+    actor: Actor | Principal,
+) -> OAuthClientCreated:
+    """Register a client of ``organization_id`` for the member ``user_id`` (whom its
+    client-credentials tokens act for); ``actor`` registered it (the audit log)."""
     client_id = secrets.token_urlsafe(18)
     secret = None if public else SECRET_PREFIX + secrets.token_urlsafe(32)
+    scopes = sorted(registration.scopes)
     row = OAuthClient(
         client_id=client_id,
         client_secret_hash=None if secret is None else hash_secret(secret),
         organization_id=organization_id,
         user_id=user_id,
-        name=name,
-        redirect_uris=uris,
-        scopes=" ".join(sorted(scope_set)),
+        name=registration.name,
+        redirect_uris=registration.redirect_uris,
+        scopes=" ".join(scopes),
         public=public,
         trusted=trusted,
     )
-    await row.save()
+    async with transaction():
+        await row.save()
+        await audit.record(
+            actor,
+            "oauth_application.create",
+            Target("oauth_application", client_id, registration.name),
+            {
+                "redirect_uris": registration.redirect_uris,
+                "scopes": scopes,
+                "public": public,
+                "trusted": trusted,
+            },
+        )
     return OAuthClientCreated(
         client_id=client_id,
         client_secret=secret,
-        name=name,
-        redirect_uris=uris,
-        scopes=sorted(scope_set),
+        name=registration.name,
+        redirect_uris=registration.redirect_uris,
+        scopes=scopes,
         public=public,
         trusted=trusted,
+    )
+
+
+async def create_client(
+    organization_id: UUID,
+    user_email: str,
+    name: str,
+    redirect_uris: list[str],
+    scopes: str | None = None,
+    *,
+    public: bool = False,
+    trusted: bool = False,
+) -> OAuthClientCreated:
+    """Register a client of ``organization_id`` on behalf of one of its members (an operator at
+    the command line)."""
+    registration = check_registration(name, redirect_uris, scopes)
+    user_id = await member_id(organization_id, user_email)
+    return await register(
+        organization_id,
+        user_id,
+        registration,
+        public=public,
+        trusted=trusted,
+        actor=Actor.operator(organization_id),
     )

@@ -51,14 +51,17 @@ def mint_user_token(
     subject: str | None = None,
     lifetime: timedelta = DEFAULT_LIFETIME,
     issued_at: datetime | None = None,
+    issuer: str = DEV_ISSUER,
+    nonce: str | None = None,
 ) -> str:
-    """A signed-in user's JWT (``iss, sub, email, email_verified, iat, exp``, ``aud`` if given)."""
+    """A signed-in user's JWT (``iss, sub, email, email_verified, iat, exp``; ``aud`` and
+    ``nonce`` if given)."""
     ensure_dev_idp(directory)
     key = import_private_pem((directory / KEY_FILE).read_bytes())
     email = normalize_email(email)
     now = int((issued_at or timeutil.utcnow()).timestamp())
     claims: dict[str, object] = {
-        "iss": DEV_ISSUER,
+        "iss": issuer,
         "sub": subject or f"dev|{email}",
         "email": email,
         "email_verified": True,
@@ -68,4 +71,6 @@ def mint_user_token(
     }
     if audience:
         claims["aud"] = audience
+    if nonce is not None:
+        claims["nonce"] = nonce
     return jwt.encode({"alg": algorithm_of(key), "kid": key.kid, "typ": "JWT"}, claims, key)

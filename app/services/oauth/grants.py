@@ -12,6 +12,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Literal
 from uuid import UUID
 
 from app import timeutil
@@ -21,6 +22,7 @@ from db.transactions import transaction
 CODE_LIFETIME = timedelta(minutes=10)
 REFRESH_TOKEN_LIFETIME = timedelta(days=30)
 REFRESH_TOKEN_PREFIX = "rt_"
+GrantKind = Literal["authorization_code", "client_credentials"]
 
 
 def token_hash(value: str) -> str:
@@ -78,9 +80,20 @@ class LiveRefreshToken:
         return self.scope
 
 
-async def create_family(client_pk: UUID, organization_id: UUID, user_id: UUID, scope: str) -> UUID:
+async def create_family(
+    client_pk: UUID,
+    organization_id: UUID,
+    user_id: UUID,
+    scope: str,
+    kind: GrantKind = "authorization_code",
+) -> UUID:
+    """A new family: a user's authorization of the client, or one client-credentials token."""
     row = OAuthGrant(
-        client_id=client_pk, organization_id=organization_id, user_id=user_id, scope=scope
+        client_id=client_pk,
+        organization_id=organization_id,
+        user_id=user_id,
+        scope=scope,
+        kind=kind,
     )
     await row.save()
     return row.id

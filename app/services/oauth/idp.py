@@ -89,8 +89,14 @@ class Identity:
     email: str
 
 
-async def verify_id_token(token: str, settings: Settings) -> Identity:
-    """The verified identity in an IdP JWT, or :class:`SignInError`."""
+async def verify_id_token(
+    token: str, settings: Settings, *, client_id: str | None = None, nonce: str | None = None
+) -> Identity:
+    """The verified identity in an IdP JWT, or :class:`SignInError`.
+
+    ``client_id`` and ``nonce`` are the dashboard's OpenID Connect sign-in: the ID token's ``aud``
+    must then name that client (instead of ``TICKETING_IDP_AUDIENCE``) and its ``nonce`` claim
+    must be the one the sign-in sent."""
     if settings.idp_issuer is None:
         raise SignInError("No identity provider is configured on this server")
     try:
@@ -106,8 +112,12 @@ async def verify_id_token(token: str, settings: Settings) -> Identity:
         "exp": {"essential": True},
         "email": {"essential": True},
     }
-    if settings.idp_audience:
+    if client_id is not None:
+        claims_options["aud"] = {"essential": True, "value": client_id}
+    elif settings.idp_audience:
         claims_options["aud"] = {"essential": True, "value": settings.idp_audience}
+    if nonce is not None:
+        claims_options["nonce"] = {"essential": True, "value": nonce}
     registry = jwt.JWTClaimsRegistry(
         now=lambda: int(timeutil.utcnow().timestamp()), leeway=30, **claims_options
     )

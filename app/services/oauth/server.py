@@ -206,7 +206,12 @@ class ClientCredentialsGrant(grants.ClientCredentialsGrant):
         if scope is None:
             raise InvalidScopeError("The client is not registered for the requested scopes")
         grant_id = _on_loop(
-            storage.create_family, client.id, client.organization_id, client.user_id, scope
+            storage.create_family,
+            client.id,
+            client.organization_id,
+            client.user_id,
+            scope,
+            "client_credentials",
         )
         user = Subject(client.user_id, client.organization_id, grant_id)
         self.request.user = user

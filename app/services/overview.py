@@ -1,0 +1,55 @@
+"""What the dashboard's overview, event and door pages show about sales and admissions.
+
+The numbers come from the counters the write side keeps (``timeslots.sold``, ``ticket_counts``),
+so a page costs a statement or two however many tickets an event has.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+from uuid import UUID
+
+from app.errors import InvalidInput, NotFound
+from app.pagination import Page
+from app.principal import Principal, requires
+from app.records import mapper
+from app.schemas.overview import EventOverview, TimeslotSales
+from app.services.timeslots import TIMESLOTS
+from app.timeutil import utcnow
+from db import overview
+
+RECENT = timedelta(hours=12)
+"""How long after its end (its start, when it has none) an event stays on the overview: the
+night's event is still there while its door closes."""
+MAX_UPCOMING = 100
+
+TIMESLOT_SALES = dataclasses.replace(TIMESLOTS, record=TimeslotSales)
+"""The timeslots of an event with their sales: the timeslots' list, another record."""
+
+
+@requires("events.read")
+async def upcoming_events(principal: Principal, *, limit: int = 20) -> list[EventOverview]:
+    """Events that are on, to come or ended within :data:`RECENT`, soonest first."""
+    if not 1 <= limit <= MAX_UPCOMING:
+        raise InvalidInput.field("limit", f"must be between 1 and {MAX_UPCOMING}, got {limit}")
+    rows = await overview.upcoming(principal.organization_id, utcnow() - RECENT, limit)
+    to_record = mapper(EventOverview)
+    return [to_record(row) for row in rows]
+
+
+@requires("events.read")
+async def event_overview(principal: Principal, event_id: UUID) -> EventOverview:
+    """One event with its capacity, sold and admitted; :class:`NotFound` when not the caller's."""
+    row = await overview.one(principal.organization_id, event_id)
+    if row is None:
+        raise NotFound.resource("event", event_id)
+    return mapper(EventOverview)(row)
+
+
+@requires("events.read")
+async def timeslot_sales(principal: Principal, event_id: UUID) -> Page[TimeslotSales]:
+    """The event's timeslots (up to 100, by start) with the tickets sold for each."""
+    return await TIMESLOT_SALES.page(
+        principal, within=("event_id", event_id), sort="starts_at:asc", limit=100
+    )

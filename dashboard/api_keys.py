@@ -1,0 +1,82 @@
+"""API keys: the organization's keys, creating one (scopes by checkbox, the key shown once) and
+revoking one. The services decide who may: a member reads, an admin also changes."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from litestar import Request, Response, get, post
+from litestar.params import PathParameter
+from litestar.response import Template
+
+from app.errors import InvalidInput
+from app.principal import SCOPE_DESCRIPTIONS, SCOPES
+from app.schemas.identity import ApiKeyCreated
+from app.services import api_keys
+from dashboard.layout import page
+from dashboard.security import principal_of
+
+PATH = "/dashboard/api-keys"
+MESSAGES = {"revoked": "The key was revoked: requests with it now get 401."}
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+async def _keys_page(
+    request: Request[Any, Any, Any],
+    *,
+    created: ApiKeyCreated | None = None,
+    error: str = "",
+    form_name: str = "",
+    form_scopes: frozenset[str] = frozenset(),
+    status: int = 200,
+) -> Template:
+    keys = await api_keys.list_api_keys(principal_of(request))
+    return page(
+        request,
+        "api_keys.html",
+        "API keys",
+        status=status,
+        keys=keys,
+        created=created,
+        error=error,
+        message=MESSAGES.get(request.query_params.get("done", ""), ""),
+        scopes=[(scope, SCOPE_DESCRIPTIONS[scope]) for scope in SCOPES],
+        form_name=form_name,
+        form_scopes=form_scopes,
+    )
+
+
+@get(PATH)
+async def api_keys_page(request: Request[Any, Any, Any]) -> Template:
+    return await _keys_page(request)
+
+
+@post(PATH, status_code=200)
+async def create_api_key(request: Request[Any, Any, Any]) -> Template:
+    """Answers with the page itself (not a redirect): the new key is shown this once."""
+    form = await request.form()
+    name = str(form.get("name", ""))
+    scopes = [str(scope) for scope in form.getall("scopes", [])]
+    try:
+        created = await api_keys.issue_api_key(principal_of(request), " ".join(scopes), name)
+    except InvalidInput as error:
+        return await _keys_page(
+            request,
+            error=error.detail,
+            form_name=name,
+            form_scopes=frozenset(scopes),
+            status=400,
+        )
+    return await _keys_page(request, created=created, status=201)
+
+
+@post(f"{PATH}/{{key_id:uuid}}/revoke", status_code=303)
+async def revoke_api_key(
+    request: Request[Any, Any, Any], key_id: Annotated[UUID, PathParameter()]
+) -> Response[Any]:
+    await api_keys.revoke_organization_api_key(principal_of(request), key_id)
+    return Response(b"", status_code=303, headers={"Location": f"{PATH}?done=revoked"})
+
+
+ROUTES = [api_keys_page, create_api_key, revoke_api_key]

@@ -1,0 +1,167 @@
+"""The live door view: an event's admitted against sold, and its scans as they happen.
+
+Without JavaScript the page is a list of the latest admissions with a refresh button. With it,
+``door.js`` follows ``/dashboard/door/{event}/stream``: server-sent events from the scans feed
+of ``app.services.live`` (published after each scan commits, on every replica), each with the
+ticket's owner and the event's new counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from litestar import Request, get
+from litestar.params import PathParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage, Template
+
+from app.principal import Principal
+from app.schemas.scanning import ScanNotice
+from app.services import overview, scanning
+from app.services.live import SubscriberTooSlow
+from app.services.scanners import SCANNERS
+from app.services.ticket_types import TICKET_TYPES
+from app.services.tickets import TICKETS
+from dashboard.layout import page
+from dashboard.security import principal_of
+
+PATH = "/dashboard/door"
+RECENT = 25
+HEARTBEAT_SECONDS = 15.0
+"""A comment line this often keeps proxies from closing a quiet stream."""
+STREAM_SECONDS = 600.0
+"""A stream ends after this long and the browser opens the next one (within
+:data:`RECONNECT_MS`), so that the session is checked again: a signed-out or removed member's
+door view stops within ten minutes."""
+RECONNECT_MS = 1000
+OUTCOMES = {
+    "valid": "Admitted",
+    "scanned": "Already scanned",
+    "cancelled": "Cancelled ticket",
+    "not_allowed": "Refused",
+}
+REASONS = {
+    "scanner_inactive": "scanner inactive",
+    "event_not_allowed": "not for this door",
+    "ticket_type_not_allowed": "ticket type not allowed here",
+    "timeslot_not_allowed": "timeslot not allowed here",
+    "too_early": "too early",
+    "too_late": "too late",
+    "order_not_confirmed": "order not paid",
+    "cancelled": "cancelled",
+    "already_scanned": "already scanned",
+}
+
+
+class ScanLine(msgspec.Struct):
+    """One scan as the door view shows it."""
+
+    status: str
+    outcome: str
+    reason: str
+    at: str
+    owner: str
+    ticket_type: str
+    scanner: str
+    admitted: int
+    sold: int
+    capacity: int
+
+
+@get(PATH)
+async def door_index(request: Request[Any, Any, Any]) -> Template:
+    events = await overview.upcoming_events(principal_of(request))
+    return page(request, "door_index.html", "Door view", events=events)
+
+
+@get(f"{PATH}/{{event_id:uuid}}")
+async def door_page(
+    request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
+) -> Template:
+    principal = principal_of(request)
+    event = await overview.event_overview(principal, event_id)
+    admitted = await TICKETS.page(
+        principal,
+        within=("event_id", event_id),
+        status="scanned",
+        sort="scanned_at:desc",
+        limit=RECENT,
+    )
+    types = await _type_names(principal, event_id)
+    return page(
+        request,
+        "door.html",
+        f"Door: {event.title}",
+        event=event,
+        admitted=admitted.data,
+        type_names=types,
+    )
+
+
+async def _type_names(principal: Principal, event_id: UUID) -> dict[UUID, str]:
+    found = await TICKET_TYPES.page(principal, within=("event_id", event_id), limit=100)
+    return {ticket_type.id: ticket_type.name for ticket_type in found.data}
+
+
+@get(f"{PATH}/{{event_id:uuid}}/stream")
+async def door_stream(
+    request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
+) -> ServerSentEvent:
+    """The event's scans as they commit, each a ``scan`` event (JSON of :class:`ScanLine`),
+    after a ``ready`` event once the feed is live, for :data:`STREAM_SECONDS`. A viewer that
+    cannot keep up is dropped (the browser reconnects)."""
+    principal = principal_of(request)
+    await overview.event_overview(principal, event_id)  # a 404 before the stream starts
+    types = await _type_names(principal, event_id)
+    scanners = {
+        scanner.id: scanner.name for scanner in (await SCANNERS.page(principal, limit=100)).data
+    }
+
+    async def lines() -> AsyncIterator[ServerSentEventMessage]:
+        feed = await scanning.watch_scans(principal, event_id)
+        ends = asyncio.get_running_loop().time() + STREAM_SECONDS
+        async with feed:
+            yield ServerSentEventMessage(event="ready", data="live", retry=RECONNECT_MS)
+            while (left := ends - asyncio.get_running_loop().time()) > 0:
+                try:
+                    notice = await asyncio.wait_for(anext(feed), min(HEARTBEAT_SECONDS, left))
+                except TimeoutError:
+                    yield ServerSentEventMessage(comment="still here", data=None)
+                    continue
+                except SubscriberTooSlow:
+                    return
+                line = await _line(principal, notice, types, scanners)
+                yield ServerSentEventMessage(event="scan", data=msgspec.json.encode(line).decode())
+
+    return ServerSentEvent(
+        lines(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )
+
+
+async def _line(
+    principal: Principal,
+    notice: ScanNotice,
+    types: dict[UUID, str],
+    scanners: dict[UUID, str],
+) -> ScanLine:
+    """The scan with its ticket's owner and the event's counts: two statements."""
+    ticket = (await TICKETS.load(principal, [notice.ticket_id])).get(notice.ticket_id)
+    counts = await overview.event_overview(principal, notice.event_id)
+    return ScanLine(
+        status=notice.status,
+        outcome=OUTCOMES.get(notice.status, notice.status),
+        reason=REASONS.get(notice.reason or "", notice.reason or ""),
+        at=notice.scanned_at.strftime("%H:%M:%S UTC"),
+        owner=ticket.owner_name if ticket else "",
+        ticket_type=types.get(ticket.ticket_type_id, "") if ticket else "",
+        scanner=scanners.get(notice.scanner_id, "Scanner"),
+        admitted=counts.admitted,
+        sold=counts.sold,
+        capacity=counts.capacity,
+    )
+
+
+ROUTES = [door_index, door_page, door_stream]

@@ -1,0 +1,133 @@
+"""The dashboard's page frame: sections in the navigation, the layout's context, rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from litestar import Request
+from litestar.response import Template
+from litestar.routes import HTTPRoute
+
+from app.services.dashboard_sessions import SessionView, csrf_token
+from dashboard.security import SESSION_STATE, cookie_token
+
+STYLESHEET = "/dashboard/static/dashboard.css"
+PATHS_STATE = "dashboard_paths"
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    label: str
+    path: str
+    description: str
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("Overview", "/dashboard", "Upcoming events: sold, capacity and admitted so far"),
+    Section("Events", "/dashboard/events", "Timeslots, orders and ticket search"),
+    Section("Door view", "/dashboard/door", "Scans as they happen, admitted against sold"),
+    Section("API keys", "/dashboard/api-keys", "Credentials for your own programs"),
+    Section("Webhooks", "/dashboard/webhooks", "Subscriptions, deliveries, tests and secrets"),
+    Section(
+        "OAuth applications",
+        "/dashboard/oauth-applications",
+        "Registered applications and the access users granted them",
+    ),
+    Section("Scanners", "/dashboard/scanners", "Door scanners and their profiles"),
+    Section("Audit log", "/dashboard/audit-log", "Who changed what, and when"),
+)
+"""Every section of CONTRACT.md section 15, in navigation order. A section appears in the
+navigation once a GET route serves its path: a new page needs no change here."""
+
+
+@dataclass(frozen=True, slots=True)
+class NavItem:
+    label: str
+    path: str
+    description: str
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """What ``base.html`` shows around every page."""
+
+    signed_in: bool
+    email: str | None
+    organization_id: Any
+    organization_name: str | None
+    role: str | None
+    is_admin: bool
+    can_switch: bool
+    csrf: str
+    navigation: list[NavItem]
+    stylesheet: str = STYLESHEET
+
+
+def _served_paths(request: Request[Any, Any, Any]) -> set[str]:
+    state = request.app.state
+    if PATHS_STATE not in state:
+        state[PATHS_STATE] = {
+            route.path
+            for route in request.app.routes
+            if isinstance(route, HTTPRoute) and "GET" in route.methods
+        }
+    paths: set[str] = state[PATHS_STATE]
+    return paths
+
+
+def _current(path: str, section: Section) -> bool:
+    if section.path == "/dashboard":
+        return path == "/dashboard"
+    return path == section.path or path.startswith(section.path + "/")
+
+
+def layout_of(request: Request[Any, Any, Any]) -> Layout:
+    session: SessionView | None = request.state.get(SESSION_STATE)
+    token = cookie_token(request)
+    if session is None or token is None:
+        return Layout(False, None, None, None, None, False, False, "", [])
+    navigation = []
+    if session.organization_id is not None:
+        served = _served_paths(request)
+        navigation = [
+            NavItem(s.label, s.path, s.description, _current(request.url.path, s))
+            for s in SECTIONS
+            if s.path in served
+        ]
+    return Layout(
+        signed_in=True,
+        email=session.email,
+        organization_id=session.organization_id,
+        organization_name=session.organization_name,
+        role=session.role,
+        is_admin=session.role == "admin",
+        can_switch=session.organizations > 1,
+        csrf=csrf_token(token),
+        navigation=navigation,
+    )
+
+
+def page(
+    request: Request[Any, Any, Any],
+    template: str,
+    title: str,
+    *,
+    status: int = 200,
+    **context: Any,
+) -> Template:
+    """``template`` rendered inside the layout, with ``title`` and ``context``."""
+    return Template(
+        template_name=template,
+        context={"layout": layout_of(request), "title": title, **context},
+        status_code=status,
+    )
+
+
+def when(value: datetime | None) -> str:
+    """A timestamp as people read it in the dashboard (UTC, to the minute)."""
+    if value is None:
+        return ""
+    return value.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,99 @@
+"""OAuth applications: the organization's registered clients, registering one (its secret shown
+once), and the authorizations users gave them, which an admin can revoke."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from litestar import Request, Response, get, post
+from litestar.params import PathParameter
+from litestar.response import Template
+
+from app.errors import InvalidInput
+from app.principal import SCOPE_DESCRIPTIONS, SCOPES
+from app.schemas.oauth import OAuthApplicationCreate, OAuthClientCreated
+from app.services.oauth import applications
+from dashboard.forms import message, offset_of, pager, redirect, text, texts
+from dashboard.layout import page
+from dashboard.security import principal_of
+
+PATH = "/dashboard/oauth-applications"
+MESSAGES = {
+    "revoked": "The authorization was revoked: the application's tokens for that user stop "
+    "working now.",
+}
+
+
+def _empty_form() -> dict[str, Any]:
+    return {"name": "", "redirect_uris": "", "scopes": [], "public": False, "trusted": False}
+
+
+async def _applications_page(
+    request: Request[Any, Any, Any],
+    *,
+    created: OAuthClientCreated | None = None,
+    error: str = "",
+    form: dict[str, Any] | None = None,
+    status: int = 200,
+) -> Template:
+    principal = principal_of(request)
+    registered = await applications.list_applications(principal, limit=100)
+    granted = await applications.list_authorizations(
+        principal, offset=offset_of(request, "granted")
+    )
+    return page(
+        request,
+        "oauth_applications.html",
+        "OAuth applications",
+        status=status,
+        applications=registered.data,
+        authorizations=granted.data,
+        pages=pager(PATH, granted.pagination, len(granted.data), "granted"),
+        created=created,
+        error=error,
+        message=message(request, MESSAGES),
+        scopes=[(scope, SCOPE_DESCRIPTIONS[scope]) for scope in SCOPES],
+        form=form or _empty_form(),
+    )
+
+
+@get(PATH)
+async def applications_page(request: Request[Any, Any, Any]) -> Template:
+    return await _applications_page(request)
+
+
+@post(PATH, status_code=201)
+async def register_application(request: Request[Any, Any, Any]) -> Template:
+    """Answers with the page itself (not a redirect): the client secret is shown this once."""
+    form = await request.form()
+    fields = {
+        "name": text(form, "name"),
+        "redirect_uris": text(form, "redirect_uris"),
+        "scopes": texts(form, "scopes"),
+        "public": text(form, "public") == "on",
+        "trusted": text(form, "trusted") == "on",
+    }
+    data = OAuthApplicationCreate(
+        name=fields["name"],
+        redirect_uris=fields["redirect_uris"].split(),
+        scopes=fields["scopes"],
+        public=fields["public"],
+        trusted=fields["trusted"],
+    )
+    try:
+        created = await applications.register_application(principal_of(request), data)
+    except InvalidInput as error:
+        return await _applications_page(request, error=error.detail, form=fields, status=400)
+    return await _applications_page(request, created=created, status=201)
+
+
+@post(f"{PATH}/authorizations/{{authorization_id:uuid}}/revoke", status_code=303)
+async def revoke_authorization(
+    request: Request[Any, Any, Any], authorization_id: Annotated[UUID, PathParameter()]
+) -> Response[Any]:
+    await applications.revoke_authorization(principal_of(request), authorization_id)
+    return redirect(PATH, "revoked")
+
+
+ROUTES = [applications_page, register_application, revoke_authorization]
