@@ -38,13 +38,16 @@ from rest.http import (
 from rest.idempotency import idempotent_requests
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
+from rest.oauth_openapi import declare_forms
 from rest.observation import ObservedLitestar
 from rest.openapi import (
     declare_closed_inputs,
     declare_idempotency_keys,
     declare_metadata_value,
+    declare_zero_bounds,
     openapi_config,
 )
+from rest.openapi_names import name_components
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.orders import OrderController
 from rest.problems import EXCEPTION_HANDLERS
@@ -163,8 +166,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         metrics=settings.metrics,
     )
     declare_closed_inputs(application)
+    declare_zero_bounds(application)
     declare_metadata_value(application)
+    declare_forms(application)
     declare_idempotency_keys(application)
     declare_csv_exports(application)
+    name_components(application)
     record_allowed_methods(application)
     return application

@@ -17,7 +17,12 @@ from litestar import MediaType, Request, Response, get, post
 from litestar.datastructures import Cookie
 from litestar.openapi.datastructures import ResponseSpec
 
-from app.schemas.oauth import AuthorizationServerMetadata, TokenError, TokenResponse
+from app.schemas.oauth import (
+    AuthorizationServerMetadata,
+    JsonWebKeySet,
+    TokenError,
+    TokenResponse,
+)
 from app.services.oauth import authorization, consent, discovery, server
 from app.settings import Settings
 from rest.http import FORM_BODY_OPT
@@ -128,7 +133,7 @@ def _page(answer: authorization.Answer, settings: Settings) -> Response[Any]:
     include_in_schema=True,
     operation_class=AuthorizeOperation,
 )
-async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
+async def oauth_authorize(request: Request[Any, Any, Any]) -> Response[Any]:
     settings = _settings(request)
     return _page(await authorization.authorize(_query_pairs(request), settings), settings)
 
@@ -143,7 +148,7 @@ async def authorize(request: Request[Any, Any, Any]) -> Response[Any]:
     status_code=302,
     operation_class=DecideOperation,
 )
-async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
+async def oauth_consent(request: Request[Any, Any, Any]) -> Response[Any]:
     form = dict(await _form_pairs(request) or [])
     cookies = {
         name: value
@@ -170,7 +175,7 @@ async def decide(request: Request[Any, Any, Any]) -> Response[Any]:
     responses=TOKEN_ERRORS,
     operation_class=TokenOperation,
 )
-async def token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
+async def oauth_token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
     pairs = await _form_pairs(request)
     if pairs is None:
         return _not_a_form()
@@ -192,7 +197,7 @@ async def token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
     responses=TOKEN_ERRORS,
     operation_class=RevokeOperation,
 )
-async def revoke(request: Request[Any, Any, Any]) -> Response[Any]:
+async def oauth_revoke(request: Request[Any, Any, Any]) -> Response[Any]:
     pairs = await _form_pairs(request)
     if pairs is None:
         return _not_a_form()
@@ -208,7 +213,7 @@ async def revoke(request: Request[Any, Any, Any]) -> Response[Any]:
     summary="Authorization server metadata (RFC 8414)",
     security=[{}],
 )
-async def authorization_server_metadata(
+async def get_authorization_server_metadata(
     request: Request[Any, Any, Any],
 ) -> AuthorizationServerMetadata:
     return discovery.metadata(_settings(request))
@@ -220,8 +225,15 @@ async def authorization_server_metadata(
     summary="Public keys of the access tokens (JWKS)",
     security=[{}],
 )
-async def jwks(request: Request[Any, Any, Any]) -> dict[str, Any]:
-    return await discovery.jwks(_settings(request))
+async def get_jwks(request: Request[Any, Any, Any]) -> JsonWebKeySet:
+    return JsonWebKeySet(**await discovery.jwks(_settings(request)))
 
 
-OAUTH_ROUTES = [authorize, decide, token, revoke, authorization_server_metadata, jwks]
+OAUTH_ROUTES = [
+    oauth_authorize,
+    oauth_consent,
+    oauth_token,
+    oauth_revoke,
+    get_authorization_server_metadata,
+    get_jwks,
+]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from litestar import Litestar
 from litestar.openapi.spec import (
     OpenAPIHeader,
     OpenAPIMediaType,
@@ -18,6 +19,7 @@ from litestar.openapi.spec import (
     OpenAPIType,
     Operation,
     Parameter,
+    Reference,
     RequestBody,
     Schema,
 )
@@ -43,9 +45,20 @@ def _query(name: str, schema: Schema, *, required: bool = False) -> Parameter:
     )
 
 
-def _form(fields: dict[str, Schema], required: list[str]) -> RequestBody:
-    schema = Schema(type=OpenAPIType.OBJECT, properties=fields, required=required)  # type: ignore[arg-type]
-    return RequestBody(content={FORM_MEDIA_TYPE: OpenAPIMediaType(schema=schema)}, required=True)
+FORMS: dict[str, Schema] = {}
+"""The form bodies, by component name (:func:`declare_forms`)."""
+
+
+def _form(name: str, fields: dict[str, Schema], required: list[str]) -> RequestBody:
+    """A form body, documented as the component ``name`` (a generated client's class name)."""
+    FORMS[name] = Schema(type=OpenAPIType.OBJECT, properties=fields, required=required)  # type: ignore[arg-type]
+    reference = Reference(ref=f"#/components/schemas/{name}")
+    return RequestBody(content={FORM_MEDIA_TYPE: OpenAPIMediaType(schema=reference)}, required=True)
+
+
+def declare_forms(application: Litestar) -> None:
+    """Add the components of the form bodies that the operations below refer to."""
+    application.openapi_schema.components.schemas.update(FORMS)
 
 
 def _page(description: str) -> OpenAPIResponse:
@@ -110,6 +123,7 @@ class DecideOperation(Operation):
 
     def __post_init__(self) -> None:
         self.request_body = _form(
+            "ConsentForm",
             {
                 "consent": _text("The consent ticket the page carries (single use)"),
                 "decision": _text("`approve` grants; any other value denies"),
@@ -134,6 +148,7 @@ class TokenOperation(Operation):
 
     def __post_init__(self) -> None:
         self.request_body = _form(
+            "TokenRequest",
             {
                 "grant_type": _text(
                     "The grant",
@@ -158,6 +173,7 @@ class RevokeOperation(Operation):
 
     def __post_init__(self) -> None:
         self.request_body = _form(
+            "RevocationRequest",
             {
                 "token": _text("An access or refresh token"),
                 "token_type_hint": _text("A hint", enum=["access_token", "refresh_token"]),

@@ -5,6 +5,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import types
+from collections.abc import Iterator
+from typing import Annotated, Any, Union, get_args, get_origin
 
 import msgspec
 from litestar import Litestar
@@ -26,6 +29,7 @@ from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
 from app.services.idempotency import HEADER as IDEMPOTENCY_HEADER
 from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
 from rest.auth import PUBLIC_PATHS
+from rest.openapi_names import operation_id
 
 API_VERSION = "1.0.0"
 
@@ -40,6 +44,7 @@ def openapi_config() -> OpenAPIConfig:
             "Errors are RFC 9457 problem details."
         ),
         path="/schema",
+        operation_id_creator=operation_id,
         render_plugins=[
             ScalarRenderPlugin(
                 js_url=vendored(SCALAR, "standalone.js"),
@@ -69,9 +74,10 @@ def openapi_config() -> OpenAPIConfig:
     )
 
 
-def closed_input_names() -> set[str]:
-    """Names of the input structs that reject unknown fields (``forbid_unknown_fields``)."""
-    names: set[str] = set()
+def input_structs() -> set[type[msgspec.Struct]]:
+    """The input structs of ``app.schemas``: those that reject unknown fields
+    (``forbid_unknown_fields``)."""
+    found: set[type[msgspec.Struct]] = set()
     for module_info in pkgutil.iter_modules(app.schemas.__path__):
         module = importlib.import_module(f"app.schemas.{module_info.name}")
         for value in vars(module).values():
@@ -80,8 +86,51 @@ def closed_input_names() -> set[str]:
                 and issubclass(value, msgspec.Struct)
                 and value.__struct_config__.forbid_unknown_fields
             ):
-                names.add(value.__name__)
-    return names
+                found.add(value)
+    return found
+
+
+def closed_input_names() -> set[str]:
+    """Names of the input structs that reject unknown fields (``forbid_unknown_fields``)."""
+    return {struct.__name__ for struct in input_structs()}
+
+
+ZERO_BOUNDS = {
+    "ge": "minimum",
+    "gt": "exclusive_minimum",
+    "le": "maximum",
+    "lt": "exclusive_maximum",
+}
+
+
+def _metas(annotation: Any) -> Iterator[msgspec.Meta]:
+    """The ``msgspec.Meta`` constraints anywhere in an annotation (unions included)."""
+    if get_origin(annotation) is Annotated:
+        yield from (m for m in get_args(annotation)[1:] if isinstance(m, msgspec.Meta))
+        yield from _metas(get_args(annotation)[0])
+    elif get_origin(annotation) in (Union, types.UnionType):
+        for member in get_args(annotation):
+            yield from _metas(member)
+
+
+def declare_zero_bounds(application: Litestar) -> None:
+    """Put back the bounds of 0 that Litestar drops from a field whose type is a union.
+
+    For ``total_available: Capacity | UnsetType`` (a PATCH field) Litestar copies the constraints
+    with ``if value and ...``, so ``ge=0`` is lost while ``le`` stays: the document would
+    let a client send -5, which the server refuses with a 400.
+    """
+    schemas = application.openapi_schema.components.schemas
+    for struct in input_structs():
+        schema = schemas.get(struct.__name__)
+        if schema is None or not schema.properties:
+            continue
+        for field in msgspec.structs.fields(struct):
+            prop = schema.properties.get(field.encode_name)
+            for meta in _metas(field.type):
+                for constraint, keyword in ZERO_BOUNDS.items():
+                    if getattr(meta, constraint) == 0 and getattr(prop, keyword, 0) is None:
+                        setattr(prop, keyword, 0)
 
 
 def declare_metadata_value(application: Litestar) -> None:

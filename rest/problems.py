@@ -45,7 +45,7 @@ class Problem(msgspec.Struct, omit_defaults=True):
     status: int
     detail: str
     errors: list[ProblemFieldError] | None = None
-    checks: dict[str, str] | None = None
+    checks: dict[str, str] = {}
     """``/readyz`` only: the state of each dependency it checked."""
 
 
@@ -64,7 +64,7 @@ def problem_response(
         status=status,
         detail=detail,
         errors=[ProblemFieldError(e.field, e.message) for e in errors] if errors else None,
-        checks=checks,
+        checks=checks or {},
     )
     return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 

@@ -83,7 +83,7 @@ class ScannerProfileController(Controller):
             errors=(400, 403),
         ),
     )
-    async def list_profiles(
+    async def list_scanner_profiles(
         self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
     ) -> Page[ScannerProfile]:
         return await scanners.PROFILES.page(principal, **listing.as_kwargs())
@@ -99,7 +99,7 @@ class ScannerProfileController(Controller):
             "absolute; null means no bound.",
         ),
     )
-    async def create_profile(
+    async def create_scanner_profile(
         self, principal: NamedDependency[Principal], data: JSONBody[ScannerProfileCreate]
     ) -> ScannerProfile:
         return await scanners.create_profile(principal, data)
@@ -113,7 +113,7 @@ class ScannerProfileController(Controller):
             text="Only the fields sent are changed; a sent target list replaces the old one.",
         ),
     )
-    async def update_profile(
+    async def update_scanner_profile(
         self,
         principal: NamedDependency[Principal],
         profile_id: IdPath,

@@ -108,7 +108,7 @@ class WebhookController(Controller):
             "It shows in the delivery log; 409 when the subscription is disabled.",
         ),
     )
-    async def send_test_delivery(
+    async def test_webhook(
         self, principal: NamedDependency[Principal], webhook_id: IdPath
     ) -> DeliveryQueued:
         return await webhooks.send_test_delivery(principal, parse_id(webhook_id, "webhook_id"))
@@ -125,7 +125,7 @@ class WebhookController(Controller):
             "the subscription is disabled or an attempt of the delivery is in flight.",
         ),
     )
-    async def retry_delivery(
+    async def retry_webhook_delivery(
         self, principal: NamedDependency[Principal], webhook_id: IdPath, delivery_id: IdPath
     ) -> DeliveryQueued:
         return await webhooks.retry_delivery(
@@ -143,7 +143,7 @@ class WebhookController(Controller):
             "(24 hours) every delivery carries two signatures, the new secret's first.",
         ),
     )
-    async def rotate_secret(
+    async def rotate_webhook_secret(
         self, principal: NamedDependency[Principal], webhook_id: IdPath
     ) -> WebhookSecretRotated:
         return await webhooks.rotate_secret(principal, parse_id(webhook_id, "webhook_id"))
@@ -172,7 +172,7 @@ class WebhookController(Controller):
             text="Each delivery with every attempt made. Sort field: `created_at`.",
         ),
     )
-    async def list_deliveries(
+    async def list_webhook_deliveries(
         self,
         principal: NamedDependency[Principal],
         webhook_id: IdPath,

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 import httpx
-from httpx import AsyncClient
+from httpx import AsyncClient, Response
 
 from tests.support import (
     Tenant,
@@ -232,14 +233,10 @@ async def test_an_order_in_flight_cannot_lose_its_ticket_type(
     order = await place_order(
         client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]]
     )
-    connection = await asyncpg.connect(os.environ["DATABASE_URL"])
-    try:
-        in_flight = connection.transaction()
-        await in_flight.start()
-        await connection.execute(
-            "SELECT id FROM ticket_types WHERE id = $1 FOR SHARE", uuid.UUID(spare["id"])
-        )
-        await connection.execute(
+    refused = await _while_in_flight(
+        client.delete(_type_path(venue, spare["id"]), headers=tenant.headers),
+        ("SELECT id FROM ticket_types WHERE id = $1 FOR SHARE", uuid.UUID(spare["id"])),
+        (
             "INSERT INTO tickets (id, organization_id, event_id, event_timeslot_id, "
             "ticket_type_id, order_id, scannable_code, owner_name, owner_email, sequence, status, "
             "swappable, metadata, metadata_fields, created_at, updated_at) "
@@ -250,18 +247,83 @@ async def test_an_order_in_flight_cannot_lose_its_ticket_type(
             uuid.UUID(spare["id"]),
             uuid.uuid4().hex,
             uuid.UUID(order["id"]),
-        )
-        deleting = asyncio.ensure_future(
-            client.delete(_type_path(venue, spare["id"]), headers=tenant.headers)
-        )
+        ),
+    )
+    assert "1 tickets of this ticket type were ordered" in problem(refused, 409)["detail"]
+    assert len(await order_tickets(client, tenant, order)) == 2
+
+
+async def test_an_order_in_flight_cannot_lose_its_timeslot(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """As above for a timeslot: the order has claimed capacity and is not committed yet."""
+    venue = await create_venue(client, tenant)
+    spare = await create_timeslot(client, tenant, venue.event["id"], title="Spare")
+    order = await place_order(
+        client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]]
+    )
+    in_flight = uuid.uuid4()
+    refused = await _while_in_flight(
+        client.delete(_slot_path(venue, spare["id"]), headers=tenant.headers),
+        ("UPDATE timeslots SET sold = sold + 1 WHERE id = $1", uuid.UUID(spare["id"])),
+        (
+            "INSERT INTO orders (id, organization_id, event_id, event_timeslot_id, buyer_name, "
+            "buyer_email, channel, payment_method, total_price, refunded, status, created_at, "
+            "updated_at) SELECT $1, organization_id, event_id, $2, buyer_name, buyer_email, "
+            "channel, payment_method, total_price, refunded, status, now(), now() "
+            "FROM orders WHERE id = $3",
+            in_flight,
+            uuid.UUID(spare["id"]),
+            uuid.UUID(order["id"]),
+        ),
+    )
+    assert "1 orders were placed for this timeslot" in problem(refused, 409)["detail"]
+    ok(await client.get(f"/orders/{in_flight}", headers=tenant.headers))
+
+
+async def test_a_profile_change_in_flight_keeps_its_new_target(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A profile update naming the ticket type commits while the delete waits: the delete sees
+    the profile and refuses, so the profile is not left with an empty (admit-all) list."""
+    venue = await create_venue(client, tenant)
+    vip = await create_ticket_type(client, tenant, venue.event["id"], name="VIP")
+    profile = await create_profile(client, tenant, name="Open door")
+    refused = await _while_in_flight(
+        client.delete(_type_path(venue, vip["id"]), headers=tenant.headers),
+        ("SELECT id FROM ticket_types WHERE id = $1 FOR KEY SHARE", uuid.UUID(vip["id"])),
+        (
+            "INSERT INTO scanner_profile_targets (id, profile_id, ticket_type_id) "
+            "VALUES ($1, $2, $3)",
+            uuid.uuid4(),
+            uuid.UUID(profile["id"]),
+            uuid.UUID(vip["id"]),
+        ),
+    )
+    assert "'Open door'" in problem(refused, 409)["detail"]
+    profiles = ok(await client.get("/scanner_profiles", headers=tenant.headers))["data"]
+    assert [p["ticket_type_ids"] for p in profiles] == [[vip["id"]]]
+
+
+async def _while_in_flight(
+    request: Coroutine[Any, Any, Response], *statements: tuple[Any, ...]
+) -> Response:
+    """``request``'s answer when it is sent while another transaction, having run
+    ``statements``, is still open: the request must wait for that transaction's locks (checked
+    in pg_stat_activity), which then commits."""
+    connection = await asyncpg.connect(os.environ["DATABASE_URL"])
+    try:
+        in_flight = connection.transaction()
+        await in_flight.start()
+        for statement, *arguments in statements:
+            await connection.execute(statement, *arguments)
+        answer = asyncio.ensure_future(request)
         await _until_waiting_for_a_lock(connection)
-        assert not deleting.done()
+        assert not answer.done()
         await in_flight.commit()
-        refused = problem(await deleting, 409)
+        return await answer
     finally:
         await connection.close()
-    assert "1 tickets of this ticket type were ordered" in refused["detail"]
-    assert len(await order_tickets(client, tenant, order)) == 2
 
 
 async def _until_waiting_for_a_lock(connection: asyncpg.Connection) -> None:
@@ -274,7 +336,7 @@ async def _until_waiting_for_a_lock(connection: asyncpg.Connection) -> None:
         if waiting:
             return
         await asyncio.sleep(0.01)
-    raise AssertionError("the delete never waited for the order's lock")
+    raise AssertionError("the request never waited for the open transaction's locks")
 
 
 # Timeslots

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 import msgspec
@@ -35,6 +36,12 @@ class TokenError(msgspec.Struct, omit_defaults=True):
 
     error: str
     error_description: str | None = None
+
+
+class JsonWebKeySet(msgspec.Struct):
+    """RFC 7517 section 5: the public keys that verify access tokens."""
+
+    keys: list[dict[str, Any]]
 
 
 class AuthorizationServerMetadata(msgspec.Struct):

@@ -42,19 +42,11 @@ _METADATA_VALUE_REF = {"$ref": f"#/components/schemas/{METADATA_VALUE}"}
 METADATA_VALUE_SCHEMA: dict[str, Any] = {
     "description": f"Any JSON value without U+0000 in a key or string, up to "
     f"{MAX_METADATA_DEPTH} levels deep",
-    "anyOf": [
-        {"type": "string", "pattern": NO_NUL},
-        {"type": ["number", "boolean", "null"]},
-        {"type": "array", "items": _METADATA_VALUE_REF},
-        {
-            "type": "object",
-            "propertyNames": {"pattern": NO_NUL},
-            "additionalProperties": _METADATA_VALUE_REF,
-        },
-    ],
 }
-"""The OpenAPI schema of a metadata value (a component, since it nests): what
-:func:`check_metadata` enforces."""
+"""The OpenAPI schema of a metadata value: what :func:`check_metadata` enforces, in words. Any
+JSON value as far as the schema goes: a schema of its nesting refers to itself through a union,
+which SDK generators (openapi-python-client) cannot turn into types, so they dropped
+``POST /orders`` altogether (docs/decisions.md, "SDKs")."""
 Metadata = Annotated[
     dict[str, Any],
     msgspec.Meta(

@@ -14,6 +14,7 @@ the checks after the lock see every order that got there first, and a later one 
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -76,7 +77,7 @@ TIMESLOTS = Resource(
 )
 
 
-def _check_period(starts_at: Any, ends_at: Any) -> None:
+def _check_period(starts_at: datetime, ends_at: datetime) -> None:
     if ends_at < starts_at:
         raise InvalidInput.field("ends_at", "must not be before starts_at")
 
