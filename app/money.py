@@ -8,27 +8,20 @@ from typing import Annotated
 import msgspec
 
 from app.errors import InvalidInput
-from app.schemas.bounds import zero_floor
 
 CENT = Decimal("0.01")
 MAX_AMOUNT = Decimal("9999999999.99")
 
-CENTS = 0.01
-"""Documented only (``multiple_of``): msgspec would test it on the binary float (0.07 would
-fail); :func:`amount` tests the decimal the client wrote, which is what JSON Schema means."""
+_CENTS_SCHEMA = {"extra": {"multiple_of": 0.01}}
+"""Documented only: msgspec would test ``multiple_of`` on the binary float (0.07 would fail);
+:func:`amount` tests the decimal the client wrote, which is what JSON Schema means."""
 
-Amount = Annotated[
-    float,
-    msgspec.Meta(ge=0, le=float(MAX_AMOUNT), extra_json_schema=zero_floor(multiple_of=CENTS)),
-]
+Amount = Annotated[float, msgspec.Meta(ge=0, le=float(MAX_AMOUNT), extra_json_schema=_CENTS_SCHEMA)]
 """A money input: a JSON number (never a string) from 0 to ``MAX_AMOUNT``; :func:`amount` takes
 it exactly as written, with at most two decimals."""
 
 PositiveAmount = Annotated[
-    float,
-    msgspec.Meta(
-        gt=0, le=float(MAX_AMOUNT), extra_json_schema=zero_floor(exclusive=True, multiple_of=CENTS)
-    ),
+    float, msgspec.Meta(gt=0, le=float(MAX_AMOUNT), extra_json_schema=_CENTS_SCHEMA)
 ]
 """A money input that must be more than zero (a refund)."""
 

@@ -81,16 +81,6 @@ def test_body_rules_are_in_the_schemas(document: dict[str, Any]) -> None:
     assert schemas["WebhookCreate"]["properties"]["url"]["pattern"].startswith("^https?://")
 
 
-def test_bounds_of_zero_are_in_the_bodies_that_may_leave_a_field_out(
-    document: dict[str, Any],
-) -> None:
-    schemas = document["components"]["schemas"]
-    assert schemas["TicketTypeUpdate"]["properties"]["price"]["minimum"] == 0
-    assert schemas["TimeslotUpdate"]["properties"]["total_available"]["minimum"] == 0
-    profile = schemas["ScannerProfileUpdate"]["properties"]
-    assert profile["opens_minutes_before_start"]["minimum"] == 0
-
-
 async def test_what_the_schemas_allow_is_accepted(client: AsyncClient, tenant: Tenant) -> None:
     """Values the old document allowed but the server refused (or the reverse)."""
     venue = await create_venue(client, tenant)

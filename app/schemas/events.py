@@ -9,13 +9,12 @@ from uuid import UUID
 import msgspec
 
 from app.money import Amount
-from app.schemas.bounds import zero_floor
 from app.schemas.text import NO_NUL
 
 Title = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
 Description = Annotated[str, msgspec.Meta(max_length=10_000, pattern=NO_NUL)]
 Location = Annotated[str, msgspec.Meta(max_length=500, pattern=NO_NUL)]
-Capacity = Annotated[int, msgspec.Meta(ge=0, le=10_000_000, extra_json_schema=zero_floor())]
+Capacity = Annotated[int, msgspec.Meta(ge=0, le=10_000_000)]
 
 
 class Event(msgspec.Struct):

@@ -8,11 +8,10 @@ from uuid import UUID
 
 import msgspec
 
-from app.schemas.bounds import zero_floor
 from app.schemas.text import NO_NUL
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
-Minutes = Annotated[int, msgspec.Meta(ge=0, le=527_040, extra_json_schema=zero_floor())]
+Minutes = Annotated[int, msgspec.Meta(ge=0, le=527_040)]
 """A window offset in minutes: 0 to 366 days."""
 TargetIds = Annotated[list[UUID], msgspec.Meta(max_length=500)]
 
