@@ -2,7 +2,7 @@
 ``ticketing serve`` that signs in through the development OpenID provider it serves itself.
 
 A browser-less client follows the pages as a browser without JavaScript would; the browser tests
-(tests/test_browser_dashboard.py) do the same in Chromium.
+(tests/dashboard_browser/test_browser_dashboard.py) do the same in Chromium.
 """
 
 from __future__ import annotations

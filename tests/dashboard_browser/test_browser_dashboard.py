@@ -6,73 +6,17 @@ cross-site form, sign-out. Screenshots land in ``tests/artifacts/dashboard-*.png
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+from playwright.async_api import BrowserContext, expect
 
 from app.services.organizations import add_member
-from tests.dashboard_support import dashboard_server
+from tests.dashboard_browser.browsing import LAPTOP, PHONE, sign_in
 from tests.support import Tenant
-from tests.test_browser_pages import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Offline
+from tests.test_browser_pages import ARTIFACTS, Offline
 
 pytestmark = pytest.mark.slow
-
-LAPTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-async def base_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
-    async with dashboard_server(tmp_path_factory.mktemp("dev-idp")) as server:
-        yield server.url
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed: run scripts/bootstrap as root")
-    ARTIFACTS.mkdir(exist_ok=True)
-    return CHROMIUM
-
-
-@pytest.fixture(scope="module")
-async def browser(chromium: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield launched
-        await launched.close()
-
-
-@pytest.fixture
-async def offline(browser: Browser) -> AsyncIterator[tuple[BrowserContext, Offline]]:
-    context = await browser.new_context(viewport=LAPTOP)
-    recorder = Offline()
-    await context.route("**/*", recorder.route)
-    yield context, recorder
-    await context.close()
-
-
-async def sign_in(
-    context: BrowserContext, base_url: str, email: str, *, screenshots: bool = False
-) -> Page:
-    """Open the dashboard signed out, follow sign-in through the provider's page as ``email``."""
-    page = await context.new_page()
-    await page.goto(f"{base_url}/dashboard")
-    await expect(page.get_by_role("heading", name="Sign in to the dashboard")).to_be_visible()
-    if screenshots:
-        await page.screenshot(path=ARTIFACTS / "dashboard-sign-in.png")
-    await page.get_by_role("link", name="Continue with the identity provider").click()
-    await expect(page.get_by_role("heading", name="Development identity provider")).to_be_visible()
-    await expect(page.get_by_label("E-mail address")).to_have_value("demo@example.com")
-    if screenshots:
-        await page.screenshot(path=ARTIFACTS / "dashboard-dev-idp.png")
-    await page.get_by_label("E-mail address").fill(email)
-    await page.get_by_role("button", name="Sign in").click()
-    await expect(page.get_by_text(email)).to_be_visible()
-    return page
 
 
 async def test_an_admin_signs_in_creates_a_key_uses_it_and_revokes_it(

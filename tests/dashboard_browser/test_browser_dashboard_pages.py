@@ -9,56 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
 import httpx
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, async_playwright, expect
+from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from app.timeutil import utcnow
-from tests.dashboard_support import dashboard_server
+from tests.dashboard_browser.browsing import LAPTOP, PHONE, sign_in
 from tests.support import Tenant, create_venue, ok, open_door, place_order
-from tests.test_browser_dashboard import LAPTOP, PHONE, sign_in
-from tests.test_browser_pages import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Offline
+from tests.test_browser_pages import ARTIFACTS, Offline
 from tests.webhooks_support import Receiver
 
 pytestmark = pytest.mark.slow
 
 WITHIN_MS = 10_000
 """How long a page may take for what happens in the background (a webhook delivery)."""
-
-
-@pytest.fixture(scope="module")
-async def base_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[str]:
-    async with dashboard_server(tmp_path_factory.mktemp("dev-idp")) as server:
-        yield server.url
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed: run scripts/bootstrap as root")
-    ARTIFACTS.mkdir(exist_ok=True)
-    return CHROMIUM
-
-
-@pytest.fixture(scope="module")
-async def browser(chromium: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield launched
-        await launched.close()
-
-
-@pytest.fixture
-async def offline(browser: Browser) -> AsyncIterator[tuple[BrowserContext, Offline]]:
-    context = await browser.new_context(viewport=LAPTOP)
-    recorder = Offline()
-    await context.route("**/*", recorder.route)
-    yield context, recorder
-    await context.close()
 
 
 async def photograph(page: Page, name: str) -> None:
