@@ -108,11 +108,11 @@ async def organization(name: str, base_url: str, subscriptions: int) -> Organiza
 
     org = await create_organization(name, "EUR")
     email = f"bench-{uuid.uuid4().hex[:8]}@example.com"
-    await add_member(org.id, email)
+    member = await add_member(org.id, email)
     key = await create_api_key(org.id, email, "webhooks.write")
     principal = Principal(
         organization_id=org.id,
-        user_id=uuid.uuid4(),
+        user_id=member.id,
         scopes=frozenset({"webhooks.write"}),
         credential="api_key",
         credential_id=key.id,
