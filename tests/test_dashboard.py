@@ -16,8 +16,9 @@ import httpx
 import pytest
 
 from app.services.api_keys import create_api_key
-from app.services.dashboard_sessions import IDLE_TIMEOUT, hash_token
+from app.services.dashboard_sessions import IDLE_TIMEOUT
 from app.services.organizations import add_member, create_organization
+from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
 from db.tables import DashboardSession
 from tests.dashboard_support import csrf_of, dashboard_server, sign_in
@@ -86,7 +87,7 @@ async def test_sign_in_sets_a_session_cookie_whose_token_is_stored_only_hashed(
     assert "samesite=lax" in cookie.lower() and "path=/" in cookie.lower()
     token = client.cookies[COOKIE]
     rows = await DashboardSession.select().where(DashboardSession.user_id == tenant.user_id)
-    assert [row["token_hash"] for row in rows] == [hash_token(token)]
+    assert [row["token_hash"] for row in rows] == [hash_secret(token)]
     assert all(token not in str(value) for row in rows for value in row.values())
 
 
@@ -215,7 +216,7 @@ async def test_sign_out_ends_the_session_for_the_old_cookie_too(
     out = await client.post("/dashboard/sign-out", data={"csrf_token": csrf})
     assert out.status_code == 303 and out.headers["location"].startswith("/dashboard/sign-in")
     assert not await DashboardSession.exists().where(
-        DashboardSession.token_hash == hash_token(token)
+        DashboardSession.token_hash == hash_secret(token)
     )
     async with httpx.AsyncClient(base_url=base_url, cookies={COOKIE: token}) as replay:
         page = await replay.get("/dashboard/api-keys")
@@ -230,7 +231,7 @@ async def test_a_session_idle_for_twelve_hours_has_ended(
     browser_for: Callable[[], Awaitable[httpx.AsyncClient]], tenant: Tenant
 ) -> None:
     client = await signed_in(browser_for, tenant.email)
-    token_hash = hash_token(client.cookies[COOKIE])
+    token_hash = hash_secret(client.cookies[COOKIE])
     await DashboardSession.update(
         {DashboardSession.last_seen_at: utcnow() - IDLE_TIMEOUT + timedelta(minutes=5)}
     ).where(DashboardSession.token_hash == token_hash)
