@@ -20,6 +20,11 @@ CLIENT_ID = "ticketing-dashboard"
 CLIENT_SECRET = "dashboard-test-secret"
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+SHOWN_ONCE = re.compile(
+    r'<section class="notice notice-ok" role="status"[^>]*>.*?<p class="shown-once">(.*?)</p>'
+    r'\s*<code class="secret" id="[^"]+">([^<]+)</code>',
+    re.DOTALL,
+)
 
 
 @asynccontextmanager
@@ -46,6 +51,13 @@ def csrf_of(page: str) -> str:
     found = CSRF.search(page)
     assert found, page[:2000]
     return found.group(1)
+
+
+def shown_once(page: str) -> tuple[str, str]:
+    """The notice of a credential shown once on ``page``: what it tells the user, and the value."""
+    found = SHOWN_ONCE.search(page)
+    assert found, page[:3000]
+    return html.unescape(found.group(1)), html.unescape(found.group(2))
 
 
 async def sign_in(client: httpx.AsyncClient, email: str) -> httpx.Response:

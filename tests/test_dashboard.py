@@ -21,7 +21,7 @@ from app.services.organizations import add_member, create_organization
 from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
 from db.tables import DashboardSession
-from tests.dashboard_support import csrf_of, dashboard_server, sign_in
+from tests.dashboard_support import csrf_of, dashboard_server, shown_once, sign_in
 from tests.processes import ticketing
 from tests.support import Tenant
 
@@ -102,6 +102,9 @@ async def test_an_admin_creates_uses_and_revokes_an_api_key(
     )
     assert created.status_code == 201 and created.headers["cache-control"] == "no-store"
     [key] = KEY.findall(created.text)
+    told, shown = shown_once(created.text)
+    assert shown == key
+    assert told == "Copy it now: it is shown only this once. The service keeps only a hash of it."
     bearer = {"Authorization": f"Bearer {key}"}
     async with httpx.AsyncClient(base_url=base_url) as api:
         whoami = await api.get("/whoami", headers=bearer)
