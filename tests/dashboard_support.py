@@ -28,9 +28,11 @@ SHOWN_ONCE = re.compile(
 
 
 @asynccontextmanager
-async def dashboard_server(idp_directory: Path, **env: str) -> AsyncIterator[RunningProcess]:
-    """The service on a free port whose public URL is that port, signing in through the dev
-    identity provider it serves itself under ``/dev-idp``."""
+async def dashboard_server(
+    idp_directory: Path, *args: str, **env: str
+) -> AsyncIterator[RunningProcess]:
+    """The service (``ticketing serve ARGS``) on a free port whose public URL is that port,
+    signing in through the dev identity provider it serves itself under ``/dev-idp``."""
     port = free_port()
     public_url = f"http://127.0.0.1:{port}"
     _, jwks = ensure_dev_idp(idp_directory)
@@ -43,7 +45,7 @@ async def dashboard_server(idp_directory: Path, **env: str) -> AsyncIterator[Run
         "TICKETING_DASHBOARD_CLIENT_SECRET": CLIENT_SECRET,
         **env,
     }
-    async with served(port=port, **settings) as server:
+    async with served(*args, port=port, **settings) as server:
         yield server
 
 
