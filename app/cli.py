@@ -15,7 +15,12 @@ import msgspec
 from asyncpg.exceptions import PostgresConnectionError
 
 from app.errors import DomainError, Unavailable
+from app.principal import ROLES
 from app.settings import SettingsError, get_settings
+
+ROLE_METAVAR = "{" + ",".join(ROLES) + "}"
+"""``--role`` takes any text: the service refuses a role it does not know with the one-line error
+every command prints, where argparse's ``choices`` would print its usage as well."""
 
 
 def _print_json(value: Any) -> None:
@@ -266,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     user_create.add_argument("--email", required=True)
     user_create.add_argument(
         "--role",
-        choices=["admin", "member"],
+        metavar=ROLE_METAVAR,
         default="admin",
         help="dashboard role: admin reads and changes, member reads (default admin)",
     )
@@ -274,9 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     user_role = user.add_parser("set-role", help="make a member an admin or a reader")
     user_role.add_argument("--org", required=True, type=_uuid)
     user_role.add_argument("--email", required=True)
-    user_role.add_argument(
-        "--role", required=True, choices=["admin", "member"], help="admin or member"
-    )
+    user_role.add_argument("--role", required=True, metavar=ROLE_METAVAR, help=" or ".join(ROLES))
     user_role.set_defaults(handler=cmd_user_set_role)
 
     key = commands.add_parser("api-key", help="API keys").add_subparsers(

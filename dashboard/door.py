@@ -3,7 +3,9 @@
 Without JavaScript the page is a list of the latest admissions with a refresh button. With it,
 ``door.js`` follows ``/dashboard/door/{event}/stream``: server-sent events from the scans feed
 of ``app.services.live`` (published after each scan commits, on every replica), each with the
-ticket's owner and the event's new counts.
+ticket's owner and the event's new counts. A stream ends when the server starts to stop
+(``app.stopping``), so that the graceful shutdown does not wait for it; the browser reconnects to
+another replica (or to this one once it is back).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from litestar import Request, get
 from litestar.params import PathParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage, Template
 
+from app import stopping
 from app.principal import Principal
 from app.schemas.scanning import ScanNotice
 from app.services import overview, scanning
@@ -111,8 +114,8 @@ async def door_stream(
     request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
 ) -> ServerSentEvent:
     """The event's scans as they commit, each a ``scan`` event (JSON of :class:`ScanLine`),
-    after a ``ready`` event once the feed is live, for :data:`STREAM_SECONDS`. A viewer that
-    cannot keep up is dropped (the browser reconnects)."""
+    after a ``ready`` event once the feed is live, for :data:`STREAM_SECONDS` or until the server
+    starts to stop. A viewer that cannot keep up is dropped (the browser reconnects)."""
     principal = principal_of(request)
     await overview.event_overview(principal, event_id)  # a 404 before the stream starts
     types = await _type_names(principal, event_id)
@@ -124,17 +127,20 @@ async def door_stream(
         feed = await scanning.watch_scans(principal, event_id)
         ends = asyncio.get_running_loop().time() + STREAM_SECONDS
         async with feed:
-            yield ServerSentEventMessage(event="ready", data="live", retry=RECONNECT_MS)
-            while (left := ends - asyncio.get_running_loop().time()) > 0:
-                try:
-                    notice = await asyncio.wait_for(anext(feed), min(HEARTBEAT_SECONDS, left))
-                except TimeoutError:
-                    yield ServerSentEventMessage(comment="still here", data=None)
-                    continue
-                except SubscriberTooSlow:
-                    return
-                line = await _line(principal, notice, types, scanners)
-                yield ServerSentEventMessage(event="scan", data=msgspec.json.encode(line).decode())
+            with stopping.on_stop(feed.end):
+                yield ServerSentEventMessage(event="ready", data="live", retry=RECONNECT_MS)
+                while (left := ends - asyncio.get_running_loop().time()) > 0:
+                    try:
+                        notice = await asyncio.wait_for(anext(feed), min(HEARTBEAT_SECONDS, left))
+                    except TimeoutError:
+                        yield ServerSentEventMessage(comment="still here", data=None)
+                        continue
+                    except (SubscriberTooSlow, StopAsyncIteration):
+                        return
+                    line = await _line(principal, notice, types, scanners)
+                    yield ServerSentEventMessage(
+                        event="scan", data=msgspec.json.encode(line).decode()
+                    )
 
     return ServerSentEvent(
         lines(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}

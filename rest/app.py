@@ -12,6 +12,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from piccolo.engine.base import Engine
 
+from app import stopping
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
@@ -124,9 +125,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
 
     @asynccontextmanager
     async def live_updates(_: Litestar) -> AsyncIterator[None]:
-        """GraphQL subscriptions' notifications, through Redis when there is one."""
+        """Live notifications (GraphQL subscriptions, the door view), through Redis when there is
+        one; a stop signal ends the door view's streams before the server waits for them."""
         async with serving_hub(settings.redis_url, settings.queue_name):
-            yield
+            with stopping.announcing():
+                yield
 
     state = State({"settings": settings, "readiness": probe})
     dev_idp_routes = []

@@ -7,7 +7,10 @@ quoted when they hold a comma, a quote or a line break. The columns are the reco
 fields. Values are written as the JSON writes them, flattened to text: ids, timestamps (UTC,
 ``Z``) and enums as in JSON, ``true``/``false``, an empty field for null, money as its decimal
 string (``25.00``; the records' only floats are amounts), and nested values (``metadata``,
-``metadata_fields``) as their JSON text.
+``metadata_fields``) as their JSON text. A text value that a spreadsheet would read as a formula
+(it begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a ``'`` in front, as
+OWASP recommends against CSV injection; numbers, money included, are never text and stay as
+they are (docs/decisions.md, "CSV export").
 
 The records come from the resource's export (``Resource.export``) in chunks read from a
 database cursor; each chunk is written into a buffer of its own and sent, so a response holds
@@ -42,6 +45,8 @@ EXPORT_OPT = "csv_export"
 
 ListFormat = Literal["json", "csv"]
 Cell = Callable[[Any], Any]
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a cell (OWASP, CSV injection)."""
 
 
 def negotiate(request: Request[Any, Any, Any]) -> ListFormat:
@@ -63,6 +68,13 @@ def _money(value: float | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
 
+def _text(value: str | None) -> str | None:
+    """The value, with a ``'`` in front when a spreadsheet would take it for a formula."""
+    if value is not None and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _json(value: Any) -> str | None:
     return None if value is None else msgspec.json.encode(value).decode()
 
@@ -72,7 +84,8 @@ _NESTED = (msgspec.inspect.DictType, msgspec.inspect.ListType, msgspec.inspect.S
 
 def _cell(field_type: msgspec.inspect.Type) -> Cell | None:
     """How a field's value (as ``msgspec.to_builtins`` gives it) becomes its CSV field; None
-    when the csv module writes it as it is (text, a number, an empty field for None)."""
+    when the csv module writes it as it is (a number, an id, a time, an enum, an empty field for
+    None)."""
     kinds = field_type.types if isinstance(field_type, msgspec.inspect.UnionType) else (field_type,)
     if any(isinstance(kind, _NESTED) for kind in kinds):
         return _json
@@ -80,6 +93,8 @@ def _cell(field_type: msgspec.inspect.Type) -> Cell | None:
         return _boolean
     if any(isinstance(kind, msgspec.inspect.FloatType) for kind in kinds):
         return _money
+    if any(isinstance(kind, msgspec.inspect.StrType) for kind in kinds):
+        return _text
     return None
 
 

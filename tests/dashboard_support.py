@@ -20,12 +20,19 @@ CLIENT_ID = "ticketing-dashboard"
 CLIENT_SECRET = "dashboard-test-secret"
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+SHOWN_ONCE = re.compile(
+    r'<section class="notice notice-ok" role="status"[^>]*>.*?<p class="shown-once">(.*?)</p>'
+    r'\s*<code class="secret" id="[^"]+">([^<]+)</code>',
+    re.DOTALL,
+)
 
 
 @asynccontextmanager
-async def dashboard_server(idp_directory: Path, **env: str) -> AsyncIterator[RunningProcess]:
-    """The service on a free port whose public URL is that port, signing in through the dev
-    identity provider it serves itself under ``/dev-idp``."""
+async def dashboard_server(
+    idp_directory: Path, *args: str, **env: str
+) -> AsyncIterator[RunningProcess]:
+    """The service (``ticketing serve ARGS``) on a free port whose public URL is that port,
+    signing in through the dev identity provider it serves itself under ``/dev-idp``."""
     port = free_port()
     public_url = f"http://127.0.0.1:{port}"
     _, jwks = ensure_dev_idp(idp_directory)
@@ -38,7 +45,7 @@ async def dashboard_server(idp_directory: Path, **env: str) -> AsyncIterator[Run
         "TICKETING_DASHBOARD_CLIENT_SECRET": CLIENT_SECRET,
         **env,
     }
-    async with served(port=port, **settings) as server:
+    async with served(*args, port=port, **settings) as server:
         yield server
 
 
@@ -46,6 +53,13 @@ def csrf_of(page: str) -> str:
     found = CSRF.search(page)
     assert found, page[:2000]
     return found.group(1)
+
+
+def shown_once(page: str) -> tuple[str, str]:
+    """The notice of a credential shown once on ``page``: what it tells the user, and the value."""
+    found = SHOWN_ONCE.search(page)
+    assert found, page[:3000]
+    return html.unescape(found.group(1)), html.unescape(found.group(2))
 
 
 async def sign_in(client: httpx.AsyncClient, email: str) -> httpx.Response:

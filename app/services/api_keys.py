@@ -21,7 +21,6 @@ every key that became due meanwhile.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import secrets
@@ -37,6 +36,7 @@ from app.schemas.identity import ApiKeyCreated, ApiKeyRecord
 from app.services import audit
 from app.services.audit import Actor, Target
 from app.services.organizations import member_id
+from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
 from db.tables import ApiKey, CredentialRevision, User
 from db.transactions import transaction
@@ -59,10 +59,6 @@ KEY_BY_HASH = """
 REVISION = "SELECT revision FROM credential_revisions WHERE id = 1"
 
 logger = logging.getLogger("ticketing.api_keys")
-
-
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def generate_key() -> str:
@@ -123,7 +119,7 @@ async def _create(
         user_id=user_id,
         name=name,
         key_prefix=key[: len(PREFIX) + 6],
-        key_hash=hash_key(key),
+        key_hash=hash_secret(key),
         scopes=" ".join(sorted(scope_set)),
     )
     async with transaction():
@@ -335,7 +331,7 @@ KEYS = KeyCache()
 
 async def authenticate_api_key(key: str) -> Principal:
     """The principal of a live key, or :class:`Unauthenticated`; usually no statement at all."""
-    digest = hash_key(key)
+    digest = hash_secret(key)
     cached = await KEYS.principal(digest)
     if cached is not None:
         return cached

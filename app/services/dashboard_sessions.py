@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 from uuid import UUID
@@ -25,6 +24,7 @@ from app.errors import NotFound
 from app.principal import Principal, Role
 from app.schemas.identity import MembershipRecord
 from app.services.organizations import memberships_of, role_of
+from app.stored_secrets import hash_secret, new_token
 from app.timeutil import utcnow
 from db.tables import DashboardSession
 from db.transactions import transaction
@@ -37,14 +37,6 @@ CSRF_CONTEXT = b"ticketing dashboard csrf"
 
 class NoMembership(Exception):
     """The signed-in person belongs to no organization."""
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def csrf_token(token: str) -> str:
@@ -98,7 +90,7 @@ async def begin_sign_in(state: str, nonce: str, verifier: str, return_to: str | 
     token = new_token()
     now = utcnow()
     await DashboardSession(
-        token_hash=hash_token(token),
+        token_hash=hash_secret(token),
         oidc_state=state,
         oidc_nonce=nonce,
         oidc_verifier=verifier,
@@ -120,7 +112,7 @@ async def pending_sign_in(token: str) -> PendingSignIn | None:
             DashboardSession.return_to,
         )
         .where(
-            DashboardSession.token_hash == hash_token(token),
+            DashboardSession.token_hash == hash_secret(token),
             DashboardSession.user_id.is_null(),
             DashboardSession.last_seen_at >= utcnow() - SIGN_IN_WINDOW,
         )
@@ -151,7 +143,7 @@ async def complete_sign_in(pending: PendingSignIn, user_id: UUID) -> str:
     done = (
         await DashboardSession.update(
             {
-                DashboardSession.token_hash: hash_token(token),
+                DashboardSession.token_hash: hash_secret(token),
                 DashboardSession.user_id: user_id,
                 DashboardSession.organization_id: (
                     memberships[0].organization_id if len(memberships) == 1 else None
@@ -186,7 +178,7 @@ member), in one statement on the unique index of ``token_hash``."""
 async def load_session(token: str) -> SessionView | None:
     """The live session of the cookie's ``token`` (its idle clock restarted), or None."""
     now = utcnow()
-    rows = await DashboardSession.raw(SESSION_BY_HASH, hash_token(token), now - IDLE_TIMEOUT)
+    rows = await DashboardSession.raw(SESSION_BY_HASH, hash_secret(token), now - IDLE_TIMEOUT)
     if not rows:
         return None
     row = rows[0]
@@ -228,7 +220,7 @@ async def choose_organization(session: SessionView, organization_id: UUID) -> No
 
 async def end_session(token: str) -> None:
     """Sign out: the session is deleted, so its cookie no longer works anywhere."""
-    await DashboardSession.delete().where(DashboardSession.token_hash == hash_token(token))
+    await DashboardSession.delete().where(DashboardSession.token_hash == hash_secret(token))
 
 
 async def end_sessions_of_user(user_id: UUID) -> int:

@@ -20,7 +20,8 @@ is dropped at once (removed from the hub, its buffer released, ``on_overflow`` c
 the transport closes the connection) and never grows memory. With no hub bound (a command, a
 test calling services directly) publishing does nothing.
 
-The dashboard (issue 16) can subscribe through the same hub.
+The dashboard's door view subscribes through the same hub; its feeds are ended (:meth:`Feed.end`)
+when the server starts to stop, so that its never-ending streams do not hold the shutdown.
 """
 
 from __future__ import annotations
@@ -69,39 +70,55 @@ class Envelope(msgspec.Struct, frozen=True):
     record: msgspec.Raw
 
 
+class _End:
+    """The last item of a feed that was ended (:meth:`Feed.end`)."""
+
+
 @dataclass(eq=False)
 class Feed:
     """One subscriber's notifications (an async iterator), ended by :class:`SubscriberTooSlow`
-    once it overflowed. Use it as an async context manager, so that it leaves the hub."""
+    once it overflowed, or as a finished iteration once :meth:`end` was called. Use it as an async
+    context manager, so that it leaves the hub."""
 
     hub: Hub
     organization_id: UUID
     topic: Topic
     event_id: UUID | None
     on_overflow: Callable[[], None] | None = None
-    dropped: bool = False
+    closed: bool = False
+    """Dropped or ended: nothing more is delivered."""
     _queue: asyncio.Queue[Any] = field(default_factory=lambda: asyncio.Queue(maxsize=BUFFER))
 
     def wants(self, topic: Topic, event_id: UUID | None) -> bool:
         return topic == self.topic and (self.event_id is None or self.event_id == event_id)
 
     def offer(self, record: Any) -> None:
-        if self.dropped:
+        if self.closed:
             return
         try:
             self._queue.put_nowait(record)
         except asyncio.QueueFull:
             self._drop()
 
+    def end(self) -> None:
+        """Finish the feed now (the server is stopping): its iteration stops, what was waiting in
+        it is not delivered, and it leaves the hub."""
+        if not self.closed:
+            self._close(_End())
+
     def _drop(self) -> None:
-        self.dropped = True
-        self.hub.leave(self)
-        while not self._queue.empty():
-            self._queue.get_nowait()
-        self._queue.put_nowait(SubscriberTooSlow())
+        self._close(SubscriberTooSlow())
         count_dropped_subscriber(self.topic)
         if self.on_overflow is not None:
             self.on_overflow()
+
+    def _close(self, last: SubscriberTooSlow | _End) -> None:
+        """Leave the hub; ``last`` is all the subscriber gets from now on."""
+        self.closed = True
+        self.hub.leave(self)
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queue.put_nowait(last)
 
     def __aiter__(self) -> Feed:
         return self
@@ -110,6 +127,9 @@ class Feed:
         record = await self._queue.get()
         if isinstance(record, SubscriberTooSlow):
             raise record
+        if isinstance(record, _End):
+            self._queue.put_nowait(record)  # ended for every later call too
+            raise StopAsyncIteration
         return record
 
     async def __aenter__(self) -> Feed:

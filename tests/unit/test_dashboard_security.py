@@ -15,10 +15,11 @@ from app import timeutil
 from app.errors import Forbidden
 from app.principal import READ_SCOPES, SCOPES, Principal
 from app.private_keys import algorithm_of, import_private_pem
-from app.services.dashboard_sessions import csrf_matches, csrf_token, new_token
+from app.services.dashboard_sessions import csrf_matches, csrf_token
 from app.services.oauth.dev_idp import KEY_FILE, ensure_dev_idp
 from app.services.oauth.idp import SignInError, verify_id_token
 from app.settings import load_settings
+from app.stored_secrets import new_token
 from dashboard.security import cookie_name, safe_return_path, session_cookie
 
 ISSUER = "http://127.0.0.1:8000/dev-idp"

@@ -8,7 +8,6 @@ fragment, or ``http`` on a loopback host (RFC 8252 section 7.3).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import ipaddress
 import secrets
@@ -22,14 +21,11 @@ from app.schemas.oauth import OAuthClientCreated
 from app.services import audit
 from app.services.audit import Actor, Target
 from app.services.organizations import member_id
+from app.stored_secrets import hash_secret, new_token
 from db.tables import OAuthClient
 from db.transactions import transaction
 
 SECRET_PREFIX = "cs_"
-
-
-def hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +163,7 @@ async def register(
     """Register a client of ``organization_id`` for the member ``user_id`` (whom its
     client-credentials tokens act for); ``actor`` registered it (the audit log)."""
     client_id = secrets.token_urlsafe(18)
-    secret = None if public else SECRET_PREFIX + secrets.token_urlsafe(32)
+    secret = None if public else new_token(SECRET_PREFIX)
     scopes = sorted(registration.scopes)
     row = OAuthClient(
         client_id=client_id,

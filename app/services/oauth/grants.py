@@ -8,14 +8,13 @@ refresh tokens are random strings stored as SHA-256 hashes.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 from uuid import UUID
 
 from app import timeutil
+from app.stored_secrets import hash_secret, new_token
 from db.tables import OAuthAuthorizationCode, OAuthGrant, OAuthRefreshToken
 from db.transactions import transaction
 
@@ -25,12 +24,8 @@ REFRESH_TOKEN_PREFIX = "rt_"
 GrantKind = Literal["authorization_code", "client_credentials"]
 
 
-def token_hash(value: str) -> str:
-    return hashlib.sha256(value.encode()).hexdigest()
-
-
 def new_refresh_token() -> str:
-    return REFRESH_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    return new_token(REFRESH_TOKEN_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +107,7 @@ async def save_code(
     async with transaction():
         grant_id = await create_family(client_pk, subject.organization_id, subject.user_id, scope)
         await OAuthAuthorizationCode(
-            code_hash=token_hash(code),
+            code_hash=hash_secret(code),
             grant_id=grant_id,
             redirect_uri=redirect_uri,
             scope=scope,
@@ -150,7 +145,7 @@ async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
             OAuthAuthorizationCode.grant_id.organization_id.as_alias("organization_id"),
             OAuthAuthorizationCode.grant_id.revoked_at.as_alias("revoked_at"),
         )
-        .where(OAuthAuthorizationCode.code_hash == token_hash(code))
+        .where(OAuthAuthorizationCode.code_hash == hash_secret(code))
         .first()
     )
     if row is None or row["client_pk"] != client_pk:
@@ -178,7 +173,7 @@ async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
 
 async def save_refresh_token(refresh_token: str, grant_id: UUID, scope: str) -> None:
     await OAuthRefreshToken(
-        token_hash=token_hash(refresh_token),
+        token_hash=hash_secret(refresh_token),
         grant_id=grant_id,
         scope=scope,
         expires_at=timeutil.utcnow() + REFRESH_TOKEN_LIFETIME,
@@ -200,7 +195,7 @@ async def find_refresh_token(refresh_token: str) -> LiveRefreshToken | None:
             OAuthRefreshToken.grant_id.organization_id.as_alias("organization_id"),
             OAuthRefreshToken.grant_id.revoked_at.as_alias("family_revoked_at"),
         )
-        .where(OAuthRefreshToken.token_hash == token_hash(refresh_token))
+        .where(OAuthRefreshToken.token_hash == hash_secret(refresh_token))
         .first()
     )
     if row is None:
@@ -244,7 +239,7 @@ async def family_of_refresh_token(refresh_token: str) -> tuple[UUID, UUID] | Non
         await OAuthRefreshToken.select(
             OAuthRefreshToken.grant_id, OAuthRefreshToken.grant_id.client_id.as_alias("client_pk")
         )
-        .where(OAuthRefreshToken.token_hash == token_hash(refresh_token))
+        .where(OAuthRefreshToken.token_hash == hash_secret(refresh_token))
         .first()
     )
     return None if row is None else (row["grant_id"], row["client_pk"])
