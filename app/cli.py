@@ -6,15 +6,15 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import msgspec
 from asyncpg.exceptions import PostgresConnectionError
 
 from app.errors import DomainError, Unavailable
+from app.ids import parse_id
 from app.principal import ROLES
 from app.settings import SettingsError, get_settings
 
@@ -45,11 +45,20 @@ async def _with_database(work: Callable[[], Awaitable[Any]], *, migrated: bool =
         await stop_engine(engine)
 
 
-def _uuid(value: str) -> UUID:
-    try:
-        return UUID(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a UUID: {value!r}") from None
+class UUIDArgument(argparse.Action):
+    """An option or argument that takes an id (``--org``, ``id``), checked as the services check
+    one (``app.ids.parse_id``). argparse handles only its own errors (with its usage on top), so
+    the ``InvalidInput`` of a malformed id reaches ``main``, which prints it as every command error
+    is printed: ``ticketing: org: not a UUID: '...'``."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, parse_id(str(values), self.dest))
 
 
 def cmd_migrate(_: argparse.Namespace) -> None:
@@ -267,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     user = commands.add_parser("user", help="users").add_subparsers(dest="action", required=True)
     user_create = user.add_parser("create", help="add a member to an organization")
-    user_create.add_argument("--org", required=True, type=_uuid)
+    user_create.add_argument("--org", required=True, action=UUIDArgument)
     user_create.add_argument("--email", required=True)
     user_create.add_argument(
         "--role",
@@ -277,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     user_create.set_defaults(handler=cmd_user_create)
     user_role = user.add_parser("set-role", help="make a member an admin or a reader")
-    user_role.add_argument("--org", required=True, type=_uuid)
+    user_role.add_argument("--org", required=True, action=UUIDArgument)
     user_role.add_argument("--email", required=True)
     user_role.add_argument("--role", required=True, metavar=ROLE_METAVAR, help=" or ".join(ROLES))
     user_role.set_defaults(handler=cmd_user_set_role)
@@ -286,7 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
         dest="action", required=True
     )
     key_create = key.add_parser("create", help="create an API key (shown once)")
-    key_create.add_argument("--org", required=True, type=_uuid)
+    key_create.add_argument("--org", required=True, action=UUIDArgument)
     key_create.add_argument("--user-email", required=True)
     key_create.add_argument(
         "--scopes", required=True, help='space-separated, e.g. "events.read orders.read"'
@@ -294,7 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     key_create.add_argument("--name", default="")
     key_create.set_defaults(handler=cmd_api_key_create)
     key_revoke = key.add_parser("revoke", help="revoke an API key")
-    key_revoke.add_argument("id", type=_uuid)
+    key_revoke.add_argument("id", action=UUIDArgument)
     key_revoke.set_defaults(handler=cmd_api_key_revoke)
 
     oauth_client = commands.add_parser("oauth-client", help="OAuth clients").add_subparsers(
@@ -303,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     client_create = oauth_client.add_parser(
         "create", help="register an OAuth client (the secret is shown once)"
     )
-    client_create.add_argument("--org", required=True, type=_uuid)
+    client_create.add_argument("--org", required=True, action=UUIDArgument)
     client_create.add_argument("--user-email", required=True)
     client_create.add_argument("--name", required=True)
     client_create.add_argument(
@@ -347,8 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         get_settings()
         args.handler(args)
     except SettingsError as error:

@@ -98,6 +98,33 @@ async def test_failures_print_one_line_and_exit_non_zero(migrated: None) -> None
     assert messages[6] == "ticketing: role: must be one of admin, member, got ''"
 
 
+async def test_a_malformed_id_is_one_line_naming_the_option() -> None:
+    """Every option that takes an id, organization or other, answers as a bad ``--role`` does
+    (argparse alone would print its usage on top); the check comes before the database."""
+    email = "a@example.com"
+    outcomes = await asyncio.gather(
+        ticketing("user", "create", "--org", "not-a-uuid", "--email", email),
+        ticketing("user", "set-role", "--org", "not-a-uuid", "--email", email, "--role", "admin"),
+        ticketing(
+            "api-key", "create", "--org", "not-a-uuid", "--user-email", email,
+            "--scopes", "events.read",
+        ),
+        ticketing("api-key", "revoke", "12345"),
+        ticketing(
+            "oauth-client", "create", "--org", "", "--user-email", email, "--name", "Till",
+            "--redirect-uri", "https://till.example/callback",
+        ),
+    )  # fmt: skip
+    assert [outcome.failure() for outcome in outcomes] == [
+        "ticketing: org: not a UUID: 'not-a-uuid'",
+        "ticketing: org: not a UUID: 'not-a-uuid'",
+        "ticketing: org: not a UUID: 'not-a-uuid'",
+        "ticketing: id: not a UUID: '12345'",
+        "ticketing: org: not a UUID: ''",
+    ]
+    assert {outcome.code for outcome in outcomes} == {1}
+
+
 async def test_unknown_scope_and_bad_settings_are_refused(migrated: None) -> None:
     org = (await ticketing("org", "create", "--name", "Scoped Org")).json()
     email = f"s-{uuid.uuid4().hex[:6]}@example.com"

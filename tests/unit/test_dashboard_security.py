@@ -4,6 +4,7 @@ OpenID Connect sign-in (aud = the dashboard's client, the sign-in's nonce, email
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -20,6 +21,7 @@ from app.services.oauth.dev_idp import KEY_FILE, ensure_dev_idp
 from app.services.oauth.idp import SignInError, verify_id_token
 from app.settings import load_settings
 from app.stored_secrets import new_token
+from dashboard import TEMPLATES
 from dashboard.security import cookie_name, safe_return_path, session_cookie
 
 ISSUER = "http://127.0.0.1:8000/dev-idp"
@@ -42,6 +44,28 @@ def test_the_csrf_token_belongs_to_one_session() -> None:
     assert csrf_matches(one, csrf_token(one))
     assert not csrf_matches(other, csrf_token(one))
     assert not csrf_matches(one, "")
+
+
+POST_FORM = re.compile(
+    r"<form\b[^>]*\bmethod=\"post\"[^>]*>(.*?)</form>", re.DOTALL | re.IGNORECASE
+)
+
+
+def test_every_post_form_takes_its_csrf_field_from_the_one_macro() -> None:
+    """The field is declared once (``csrf`` in ``_macros.html``); a form that writes it by hand
+    would keep working until the field changes, then fail only on its own page."""
+    forms = {
+        template.name: POST_FORM.findall(template.read_text())
+        for template in sorted(TEMPLATES.glob("*.html"))
+    }
+    assert sum(len(found) for found in forms.values()) >= 10, forms.keys()
+    strays = {
+        name
+        for name, found in forms.items()
+        for form in found
+        if "csrf(layout)" not in form or "csrf_token" in form
+    }
+    assert strays == set()
 
 
 @pytest.mark.parametrize(
