@@ -139,6 +139,38 @@ class _Items(NamedTuple):
     relations: tuple[Direct, ...]
 
 
+def _field_shortcuts(
+    schema: GraphQLSchema, parent_type: GraphQLObjectType, name: str
+) -> tuple[_Attribute | None, _Relation | None]:
+    """How :class:`PlainFieldsExecutor` may execute the field ``name`` of ``parent_type`` when
+    the query passes it no arguments: read as an attribute, completed as a loaded relation, or
+    neither."""
+    field = schema.get_field(parent_type, name)
+    if field is None or field.args:
+        return None, None
+    if isinstance(field.resolve, DirectResolver):
+        target = field.type
+        if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
+            return None, _Relation(field.resolve.direct, target)
+        return None, None
+    if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
+        return None, None
+    definition = _definition(field)
+    if definition is None or definition.default_resolver is not getattr:
+        return None, None
+    non_null = is_non_null_type(field.type)
+    leaf = field.type.of_type if non_null else field.type  # type: ignore[union-attr]
+    if not is_leaf_type(leaf):
+        return None, None
+    assert isinstance(leaf, GraphQLLeafType)
+    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
+
+
+_FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], tuple[_Attribute | None, _Relation | None]]
+_FIELD_SHORTCUTS = {}
+""":func:`_field_shortcuts` of each field met: it depends on the schema alone, so it is decided
+once per process instead of once per operation."""
+
 _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
 
@@ -152,7 +184,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     ``execute_fields`` of the next object. A page of 25 tickets with their orders is about 250
     fields that only read an attribute of a record and coerce it (``id``, ``status``, ...), and
     25 relations answered from a dataloader. This executor plans each selection set once per
-    operation: a field Strawberry itself marks as basic (no resolver, no field extension, its
+    operation (what each field allows is decided once per process): a field Strawberry itself
+    marks as basic (no resolver, no field extension, its
     default ``getattr`` resolver) whose type is a scalar or enum and that takes no arguments is
     read and coerced with the type's own ``coerce_output_value``, as graphql-core would; a field
     with a direct resolver (:data:`DIRECT_RESOLVER`) of a nullable object type whose value is
@@ -196,25 +229,14 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         self, parent_type: GraphQLObjectType, field_details_list: FieldDetailsList
     ) -> tuple[_Attribute | None, _Relation | None]:
         node = field_details_list[0].node
-        field = self.schema.get_field(parent_type, node.name.value)
-        if not self._shortcut or field is None or field.args or node.arguments:
+        if not self._shortcut or node.arguments:
             return None, None
-        if isinstance(field.resolve, DirectResolver):
-            target = field.type
-            if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
-                return None, _Relation(field.resolve.direct, target)
-            return None, None
-        if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
-            return None, None
-        definition = _definition(field)
-        if definition is None or definition.default_resolver is not getattr:
-            return None, None
-        non_null = is_non_null_type(field.type)
-        leaf = field.type.of_type if non_null else field.type  # type: ignore[union-attr]
-        if not is_leaf_type(leaf):
-            return None, None
-        assert isinstance(leaf, GraphQLLeafType)
-        return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
+        key = (parent_type, node.name.value)
+        known = _FIELD_SHORTCUTS.get(key)
+        if known is None:
+            known = _field_shortcuts(self.schema, parent_type, node.name.value)
+            _FIELD_SHORTCUTS[key] = known
+        return known
 
     def execute_fields(
         self,
