@@ -29,6 +29,7 @@ from graphql import (
     GraphQLList,
     GraphQLObjectType,
     GraphQLResolveInfo,
+    GraphQLScalarType,
     GraphQLSchema,
     Undefined,
     get_nullable_type,
@@ -64,26 +65,36 @@ def strawberry_validation_rules() -> tuple[type[ASTValidationRule], ...]:
 
 DIRECT_RESOLVER = "direct_resolver"
 """The key, in a Strawberry field's ``metadata``, of its direct resolver: a function
-``(source, context) -> value or awaitable`` that graphql-core calls instead of Strawberry's
-resolver wrapper (an info object, argument conversion, the field extensions, then the resolver),
-for fields that take no arguments. It must do all that the field's resolver and extensions do
-(the scope check included), and be harmless to call twice for one source (it reads through the
-request's dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list before
-completing the items. ``graphql_api.scopes.relation`` makes such fields."""
+``(source, context, **arguments) -> value or awaitable`` that graphql-core calls instead of
+Strawberry's resolver wrapper (an info object, argument conversion, the field extensions, then
+the resolver). Its arguments, if the field has any, must be scalars: graphql-core coerces them
+as Strawberry would hand them over, and they arrive under their Python names. It must do all that
+the field's resolver and extensions do (the scope check included). A direct resolver of a field
+without arguments must be harmless to call twice for one source (it reads through the request's
+dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list before completing
+the items. ``graphql_api.scopes.relation`` and ``graphql_api.scopes.direct_field`` make such
+fields."""
 
-Direct = Callable[[Any, Any], Any]
+Direct = Callable[..., Any]
 
 
 class DirectResolver:
-    """A graphql-core field resolver calling a direct resolver with the operation's context."""
+    """A graphql-core field resolver calling a direct resolver with the operation's context and
+    the arguments under their Python names (``names``: GraphQL name -> Python name)."""
 
-    __slots__ = ("direct",)
+    __slots__ = ("direct", "names")
 
-    def __init__(self, direct: Direct) -> None:
+    def __init__(self, direct: Direct, names: dict[str, str] | None = None) -> None:
         self.direct = direct
+        self.names = names or {}
 
-    def __call__(self, source: Any, info: GraphQLResolveInfo, **_arguments: Any) -> Any:
-        return self.direct(source, info.context)
+    def __call__(self, source: Any, info: GraphQLResolveInfo, **arguments: Any) -> Any:
+        if not arguments:
+            return self.direct(source, info.context)
+        names = self.names
+        return self.direct(
+            source, info.context, **{names[name]: value for name, value in arguments.items()}
+        )
 
 
 def _definition(field: Any) -> Any:
@@ -93,17 +104,23 @@ def _definition(field: Any) -> Any:
 
 def install_direct_resolvers(schema: strawberry.Schema) -> None:
     """Let graphql-core call the direct resolver of every field that names one."""
+    names_of = schema.config.name_converter.from_argument
     for named in core_schema(schema).type_map.values():
         if not isinstance(named, GraphQLObjectType):
             continue
         for name, field in named.fields.items():
-            metadata = getattr(_definition(field), "metadata", None) or {}
-            direct = metadata.get(DIRECT_RESOLVER)
+            definition = _definition(field)
+            direct = (getattr(definition, "metadata", None) or {}).get(DIRECT_RESOLVER)
             if direct is None:
                 continue
-            if field.args:
-                raise TypeError(f"{named.name}.{name}: a direct resolver takes no arguments")
-            field.resolve = DirectResolver(direct)
+            for argument in field.args.values():
+                scalar = get_nullable_type(argument.type)
+                if not isinstance(scalar, GraphQLScalarType) or scalar.name == "GlobalID":
+                    raise TypeError(
+                        f"{named.name}.{name}: a direct resolver takes scalar arguments only"
+                    )
+            names = {names_of(argument): argument.python_name for argument in definition.arguments}
+            field.resolve = DirectResolver(direct, names)
 
 
 class _Attribute(NamedTuple):
