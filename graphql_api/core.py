@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import strawberry
 from graphql import (
     ASTValidationRule,
+    GraphQLField,
     GraphQLLeafType,
     GraphQLList,
     GraphQLObjectType,
@@ -32,6 +33,7 @@ from graphql import (
     GraphQLScalarType,
     GraphQLSchema,
     Undefined,
+    get_argument_values,
     get_nullable_type,
     is_leaf_type,
     is_non_null_type,
@@ -89,11 +91,14 @@ class DirectResolver:
         self.names = names or {}
 
     def __call__(self, source: Any, info: GraphQLResolveInfo, **arguments: Any) -> Any:
+        return self.call(source, info.context, arguments)
+
+    def call(self, source: Any, context: Any, arguments: dict[str, Any]) -> Any:
         if not arguments:
-            return self.direct(source, info.context)
+            return self.direct(source, context)
         names = self.names
         return self.direct(
-            source, info.context, **{names[name]: value for name, value in arguments.items()}
+            source, context, **{names[name]: value for name, value in arguments.items()}
         )
 
 
@@ -134,7 +139,8 @@ class _Attribute(NamedTuple):
 class _Relation(NamedTuple):
     """A field with a direct resolver whose type is a nullable object type."""
 
-    direct: Direct
+    resolver: DirectResolver
+    field: GraphQLField
     object_type: GraphQLObjectType
 
 
@@ -163,12 +169,14 @@ def _field_shortcuts(
     the query passes it no arguments: read as an attribute, completed as a loaded relation, or
     neither."""
     field = schema.get_field(parent_type, name)
-    if field is None or field.args:
+    if field is None:
         return None, None
     if isinstance(field.resolve, DirectResolver):
         target = field.type
         if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
-            return None, _Relation(field.resolve.direct, target)
+            return None, _Relation(field.resolve, field, target)
+        return None, None
+    if field.args:
         return None, None
     if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
         return None, None
@@ -245,13 +253,13 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     def _shortcuts(
         self, parent_type: GraphQLObjectType, field_details_list: FieldDetailsList
     ) -> tuple[_Attribute | None, _Relation | None]:
-        node = field_details_list[0].node
-        if not self._shortcut or node.arguments:
+        if not self._shortcut:
             return None, None
-        key = (parent_type, node.name.value)
+        name = field_details_list[0].node.name.value
+        key = (parent_type, name)
         known = _FIELD_SHORTCUTS.get(key)
         if known is None:
-            known = _field_shortcuts(self.schema, parent_type, node.name.value)
+            known = _field_shortcuts(self.schema, parent_type, name)
             _FIELD_SHORTCUTS[key] = known
         return known
 
@@ -320,22 +328,41 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         field_details_list: FieldDetailsList,
         path: Path,
     ) -> Any:
-        """The completed relation when its record is loaded already (graphql-core's
-        ``complete_object_value`` without the detours), else :data:`_ORDINARY`."""
+        """The completed relation (graphql-core's ``execute_field`` and ``complete_object_value``
+        without the detours: no resolve info, no type dispatch), awaited here when its record is
+        still to come; :data:`_ORDINARY` when the direct resolver raises (the ordinary way calls
+        it again and makes the error) or answers an error."""
+        collected = self.collect_subfields(relation.object_type, field_details_list)
+        if collected.new_defer_usages:
+            return _ORDINARY
+        details = field_details_list[0]
         try:
-            value = relation.direct(source, self.context_value)
+            arguments = (
+                get_argument_values(
+                    relation.field,
+                    details.node,
+                    self.variable_values,
+                    details.fragment_variable_values,
+                    self.hide_suggestions,
+                )
+                if relation.field.args
+                else {}
+            )
+            value = relation.resolver.call(source, self.context_value, arguments)
         except Exception:
             return _ORDINARY
         if value is None:
             return None
-        if self.is_awaitable(value) or isinstance(value, Exception):
+        if isinstance(value, Exception):
             return _ORDINARY
-        collected = self.collect_subfields(relation.object_type, field_details_list)
-        if collected.new_defer_usages:
-            return _ORDINARY
+        grouped_field_set = collected.grouped_field_set
+        if self.is_awaitable(value):
+            return self._related_awaited(
+                value, relation.object_type, grouped_field_set, field_details_list, path
+            )
         try:
             completed = self.execute_fields(
-                relation.object_type, value, path, collected.grouped_field_set, None
+                relation.object_type, value, path, grouped_field_set, None
             )
         except Exception as error:
             self.handle_field_error(error, relation.object_type, field_details_list, path)
@@ -351,6 +378,29 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 return None
 
         return await_completed()
+
+    async def _related_awaited(
+        self,
+        value: Any,
+        object_type: GraphQLObjectType,
+        grouped_field_set: Any,
+        field_details_list: FieldDetailsList,
+        path: Path,
+    ) -> Any:
+        """A relation whose direct resolver answered an awaitable, completed as graphql-core's
+        ``complete_awaitable_value`` completes a nullable object: null for null, a field error
+        for an error, raised or answered."""
+        try:
+            resolved = await value
+            if resolved is None:
+                return None
+            if isinstance(resolved, Exception):
+                raise resolved
+            completed = self.execute_fields(object_type, resolved, path, grouped_field_set, None)
+            return await completed if self.is_awaitable(completed) else completed
+        except Exception as error:
+            self.handle_field_error(error, object_type, field_details_list, path)
+            return None
 
     def _list_plan(
         self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
@@ -377,7 +427,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         relations = []
         for details in collected.grouped_field_set.values():
             field = self.schema.get_field(item_type, details[0].node.name.value)
-            if field is not None and isinstance(field.resolve, DirectResolver):
+            # A field with arguments is asked when its item completes, with its arguments.
+            if field is not None and isinstance(field.resolve, DirectResolver) and not field.args:
                 relations.append(field.resolve.direct)
         return _Items(item_type, collected.grouped_field_set, tuple(relations))
 

@@ -339,3 +339,54 @@ class FilteredShelfQuery:
 def test_a_direct_resolver_refuses_arguments_that_strawberry_would_convert() -> None:
     with pytest.raises(TypeError, match="scalar arguments only"):
         install_direct_resolvers(strawberry.Schema(query=FilteredShelfQuery))
+
+
+def _owner_named(source: Any, context: Any, *, name: str, late: bool | None = None) -> Any:
+    """A direct resolver with arguments answering an object, at once or later, or failing."""
+    if name == "raise":
+        raise ValueError("no such name")
+    answer: Any = {
+        "none": None,
+        "error": LookupError("answered an error"),
+        "null-name": Owner(name=None),  # type: ignore[arg-type]
+    }.get(name, Owner(name=name))
+    if not late:
+        return answer
+
+    async def later() -> Any:
+        if name == "raise-later":
+            raise ValueError("failed later")
+        return answer
+
+    return later()
+
+
+@strawberry.type
+class OwnerQuery:
+    @strawberry.field(metadata={DIRECT_RESOLVER: _owner_named})
+    def owner(self, info: strawberry.Info, name: str, late: bool | None = None) -> Owner | None:
+        return _owner_named(self, info.context, name=name, late=late)
+
+
+async def test_an_object_from_a_direct_resolver_with_arguments_completes_as_before() -> None:
+    """The executor completes such a field itself, awaiting it if need be: the same data and
+    the same errors at the same paths as Strawberry's own execution."""
+    ordinary = strawberry.Schema(query=OwnerQuery)
+    direct = strawberry.Schema(query=OwnerQuery, execution_context_class=PlainFieldsExecutor)
+    install_direct_resolvers(direct)
+    names = ["ann", "none", "error", "null-name", "raise", "raise-later"]
+    fields = " ".join(
+        f'{alias}{n}: owner(name: "{name}", late: {"true" if n else "false"}) {{ name }}'
+        for n in (0, 1)
+        for alias, name in ((f"a{i}_", name) for i, name in enumerate(names))
+    )
+    query = f"query Q($n: String!) {{ {fields} v: owner(name: $n, late: true) {{ name }} }}"
+    answers = []
+    for schema in (ordinary, direct):
+        result = await schema.execute(query, variable_values={"n": "bo"}, root_value=OwnerQuery())
+        answers.append((result.data, sorted((e.message, e.path) for e in result.errors or [])))
+    assert answers[0] == answers[1]
+    data, errors = answers[1]
+    assert data is not None and data["a0_1"] == {"name": "ann"} and data["v"] == {"name": "bo"}
+    assert data["a1_0"] is None and data["a2_1"] is None and data["a3_1"] is None
+    assert len(errors) == 7
