@@ -1,7 +1,8 @@
 """The GraphQL page of tickets next to the same REST page and the framework's floor, one server.
 
 Seeds a throw-away PostgreSQL database (one event, ``--tickets`` tickets in orders of four),
-starts `ticketing serve --workers N`, and measures in one run, phase after phase on the same
+starts `ticketing serve --workers N` (access log off: its line per request would weigh on every
+kind), and measures in one run, phase after phase on the same
 server: GET /whoami (framework plus authentication), GET /events/{id}/tickets?limit=25 (the REST
 page) and POST /graphql with the page of 25 tickets and their orders
 (graphql/operations/TicketPage.graphql), first with N concurrent clients, then with one client (the
@@ -22,22 +23,21 @@ import asyncio
 import contextlib
 import json
 import os
-import sys
 import time
-import uuid
 from pathlib import Path
 
-import asyncpg
 from loadgen import HttpConnection, Phase, Request, run_phase
-from scan import ROOT, Seeded, free_port, seed, wait_until_serving
+from run import free_port, running, server_command
+from seeding import ROOT, Seeded, seed, throwaway_database
 
 SLICE_SECONDS = 2.0
 PAGE_QUERY = (ROOT / "graphql" / "operations" / "TicketPage.graphql").read_text()
 
 
 async def load(port: int, seeded: Seeded, clients: int, seconds: float) -> list[Phase]:
-    rest_page = f"/events/{seeded.event_id}/tickets?limit=25"
-    body = json.dumps({"query": PAGE_QUERY, "variables": {"id": seeded.event_id}}).encode()
+    event_id = str(seeded.events[0].id)
+    rest_page = f"/events/{event_id}/tickets?limit=25"
+    body = json.dumps({"query": PAGE_QUERY, "variables": {"id": event_id}}).encode()
 
     async def whoami(connection: HttpConnection) -> bool:
         status, _ = await connection.request("GET", "/whoami")
@@ -113,45 +113,23 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--tickets", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2, help="server processes")
-    parser.add_argument(
-        "--postgres",
-        default=os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432"),
-    )
     args = parser.parse_args()
-    name = f"ticketing_bench_{uuid.uuid4().hex[:8]}"
-    database_url = f"{args.postgres}/{name}"
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.pop("REDIS_URL", None)
-    os.environ["TICKETING_RATE_LIMIT_PER_MINUTE"] = "0"
-    sys.path.insert(0, str(ROOT))
-    admin = await asyncpg.connect(f"{args.postgres}/postgres")
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    server: asyncio.subprocess.Process | None = None
-    try:
+    async with throwaway_database() as database_url:
         started = time.perf_counter()
-        seeded = await seed(database_url, args.tickets)
+        seeded = await seed(database_url, [args.tickets], keep_codes=False)
         print(f"seeded {args.tickets} tickets in {time.perf_counter() - started:.1f} s")
         port = free_port()
-        server = await asyncio.create_subprocess_exec(
-            str(Path(sys.executable).parent / "ticketing"), "serve", "--port", str(port),
-            "--workers", str(args.workers),
-            env=dict(os.environ),
-        )  # fmt: skip
-        await wait_until_serving(f"http://127.0.0.1:{port}")
-        print(
-            f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, "
-            f"{args.workers} server process(es)"
-        )
-        phases = await load(port, seeded, args.clients, args.seconds)
-        for phase in phases:
-            print(phase.report())
-        print(ratios(phases))
-    finally:
-        if server is not None and server.returncode is None:
-            server.terminate()
-            await server.wait()
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
+        log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-graphql-{port}.log"
+        command = server_command("service", "uvicorn", port, args.workers)
+        async with running(command, port, log, access_log=False):
+            print(
+                f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, "
+                f"{args.workers} server process(es)"
+            )
+            phases = await load(port, seeded, args.clients, args.seconds)
+            for phase in phases:
+                print(phase.report())
+            print(ratios(phases))
 
 
 if __name__ == "__main__":

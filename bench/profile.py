@@ -4,6 +4,10 @@ they appear in (inclusive) and are on top of (self).
 
     .venv/bin/python bench/profile.py /whoami
     .venv/bin/python bench/profile.py "/events/{event}/tickets?limit=25" --top 40
+    .venv/bin/python bench/profile.py /graphql --graphql TicketPage
+
+``--graphql NAME`` POSTs the document ``graphql/operations/NAME.graphql`` with the variable
+``id`` = the seeded event's id instead of GETting the path.
 
 ``{event}`` is replaced by the seeded event's id. Needs py-spy (``pip install py-spy``); it
 attaches to the server with ptrace, which needs root or ``CAP_SYS_PTRACE``.
@@ -15,6 +19,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import json
 import shutil
 import sys
 import tempfile
@@ -23,7 +28,7 @@ from pathlib import Path
 
 from loadgen import HttpConnection, run_phase
 from run import free_port, running, server_command
-from seeding import seed, throwaway_database
+from seeding import ROOT, seed, throwaway_database
 
 
 def ranked(collapsed: str, top: int) -> str:
@@ -54,6 +59,7 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--graphql", metavar="NAME", help="POST graphql/operations/NAME.graphql")
     args = parser.parse_args()
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     async with throwaway_database() as database_url:
@@ -64,9 +70,18 @@ async def main() -> None:
         async with running(server_command("service", "uvicorn", port, 1), port, log) as pid:
             headers = {"Authorization": f"Bearer {seeded.key}"}
 
+            body = None
+            if args.graphql:
+                document = (ROOT / "graphql" / "operations" / f"{args.graphql}.graphql").read_text()
+                variables = {"id": str(seeded.events[0].id)}
+                body = json.dumps({"query": document, "variables": variables}).encode()
+
             async def request(connection: HttpConnection) -> bool:
-                status, _ = await connection.request("GET", path)
-                return status == 200
+                if body is None:
+                    status, _ = await connection.request("GET", path)
+                    return status == 200
+                status, answer = await connection.request("POST", path, body)
+                return status == 200 and b'"errors"' not in answer
 
             async with contextlib.AsyncExitStack() as stack:
                 connections = [

@@ -82,11 +82,18 @@ def server_command(which: str, server: str, port: int, workers: int) -> list[str
 
 
 @contextlib.asynccontextmanager
-async def running(command: list[str], port: int, log: Path) -> AsyncIterator[int]:
-    """Run a server until the block ends; yields its process id once it answers."""
+async def running(
+    command: list[str], port: int, log: Path, *, access_log: bool = True
+) -> AsyncIterator[int]:
+    """Run a server until the block ends; yields its process id once it answers. Without
+    ``access_log`` the service logs no line per request (``TICKETING_ACCESS_LOG=0``): for benches
+    that compare request kinds of the service with each other rather than with the floor."""
+    env = dict(os.environ)
+    if not access_log:
+        env["TICKETING_ACCESS_LOG"] = "0"
     with log.open("wb") as output:
         process = await asyncio.create_subprocess_exec(
-            *command, env=dict(os.environ), stdout=output, stderr=output, start_new_session=True
+            *command, env=env, stdout=output, stderr=output, start_new_session=True
         )
         try:
             await wait_until_serving(f"http://127.0.0.1:{port}", process)

@@ -25,13 +25,12 @@ import contextlib
 import json
 import os
 import statistics
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from loadgen import HttpConnection, Phase, run_phase
-from scan import free_port, wait_until_serving
+from run import free_port, running, server_command
 from seeding import Seeded, seed, throwaway_database
 
 
@@ -108,12 +107,9 @@ async def main() -> None:
         seeded = await seed(database_url, [args.tickets])
         codes = Codes(seeded.events[0].codes)
         port = free_port()
-        server = await asyncio.create_subprocess_exec(
-            str(Path(sys.executable).parent / "ticketing"), "serve", "--port", str(port),
-            env={**os.environ, "TICKETING_ACCESS_LOG": "0"},
-        )  # fmt: skip
-        try:
-            await wait_until_serving(f"http://127.0.0.1:{port}")
+        log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-scan-batch-{port}.log"
+        command = server_command("service", "uvicorn", port, 1)
+        async with running(command, port, log, access_log=False):
             headers = {"Authorization": f"Bearer {seeded.key}"}
 
             async def timed(kind: str, clients: int, seconds: float) -> Slice:
@@ -138,9 +134,6 @@ async def main() -> None:
                         f"{len(done.phase.latencies)} requests, {done.phase.errors} errors, "
                         f"p50 {statistics.median(done.phase.latencies) * 1000:.1f} ms)"
                     )
-        finally:
-            server.terminate()
-            await server.wait()
     report(slices, args)
 
 

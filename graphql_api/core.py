@@ -25,12 +25,15 @@ from typing import Any, NamedTuple
 import strawberry
 from graphql import (
     ASTValidationRule,
+    GraphQLField,
     GraphQLLeafType,
     GraphQLList,
     GraphQLObjectType,
     GraphQLResolveInfo,
+    GraphQLScalarType,
     GraphQLSchema,
     Undefined,
+    get_argument_values,
     get_nullable_type,
     is_leaf_type,
     is_non_null_type,
@@ -64,26 +67,39 @@ def strawberry_validation_rules() -> tuple[type[ASTValidationRule], ...]:
 
 DIRECT_RESOLVER = "direct_resolver"
 """The key, in a Strawberry field's ``metadata``, of its direct resolver: a function
-``(source, context) -> value or awaitable`` that graphql-core calls instead of Strawberry's
-resolver wrapper (an info object, argument conversion, the field extensions, then the resolver),
-for fields that take no arguments. It must do all that the field's resolver and extensions do
-(the scope check included), and be harmless to call twice for one source (it reads through the
-request's dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list before
-completing the items. ``graphql_api.scopes.relation`` makes such fields."""
+``(source, context, **arguments) -> value or awaitable`` that graphql-core calls instead of
+Strawberry's resolver wrapper (an info object, argument conversion, the field extensions, then
+the resolver). Its arguments, if the field has any, must be scalars: graphql-core coerces them
+as Strawberry would hand them over, and they arrive under their Python names. It must do all that
+the field's resolver and extensions do (the scope check included). A direct resolver of a field
+without arguments must be harmless to call twice for one source (it reads through the request's
+dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list before completing
+the items. ``graphql_api.scopes.relation`` and ``graphql_api.scopes.direct_field`` make such
+fields."""
 
-Direct = Callable[[Any, Any], Any]
+Direct = Callable[..., Any]
 
 
 class DirectResolver:
-    """A graphql-core field resolver calling a direct resolver with the operation's context."""
+    """A graphql-core field resolver calling a direct resolver with the operation's context and
+    the arguments under their Python names (``names``: GraphQL name -> Python name)."""
 
-    __slots__ = ("direct",)
+    __slots__ = ("direct", "names")
 
-    def __init__(self, direct: Direct) -> None:
+    def __init__(self, direct: Direct, names: dict[str, str] | None = None) -> None:
         self.direct = direct
+        self.names = names or {}
 
-    def __call__(self, source: Any, info: GraphQLResolveInfo, **_arguments: Any) -> Any:
-        return self.direct(source, info.context)
+    def __call__(self, source: Any, info: GraphQLResolveInfo, **arguments: Any) -> Any:
+        return self.call(source, info.context, arguments)
+
+    def call(self, source: Any, context: Any, arguments: dict[str, Any]) -> Any:
+        if not arguments:
+            return self.direct(source, context)
+        names = self.names
+        return self.direct(
+            source, context, **{names[name]: value for name, value in arguments.items()}
+        )
 
 
 def _definition(field: Any) -> Any:
@@ -93,17 +109,23 @@ def _definition(field: Any) -> Any:
 
 def install_direct_resolvers(schema: strawberry.Schema) -> None:
     """Let graphql-core call the direct resolver of every field that names one."""
+    names_of = schema.config.name_converter.from_argument
     for named in core_schema(schema).type_map.values():
         if not isinstance(named, GraphQLObjectType):
             continue
         for name, field in named.fields.items():
-            metadata = getattr(_definition(field), "metadata", None) or {}
-            direct = metadata.get(DIRECT_RESOLVER)
+            definition = _definition(field)
+            direct = (getattr(definition, "metadata", None) or {}).get(DIRECT_RESOLVER)
             if direct is None:
                 continue
-            if field.args:
-                raise TypeError(f"{named.name}.{name}: a direct resolver takes no arguments")
-            field.resolve = DirectResolver(direct)
+            for argument in field.args.values():
+                scalar = get_nullable_type(argument.type)
+                if not isinstance(scalar, GraphQLScalarType) or scalar.name == "GlobalID":
+                    raise TypeError(
+                        f"{named.name}.{name}: a direct resolver takes scalar arguments only"
+                    )
+            names = {names_of(argument): argument.python_name for argument in definition.arguments}
+            field.resolve = DirectResolver(direct, names)
 
 
 class _Attribute(NamedTuple):
@@ -117,7 +139,8 @@ class _Attribute(NamedTuple):
 class _Relation(NamedTuple):
     """A field with a direct resolver whose type is a nullable object type."""
 
-    direct: Direct
+    resolver: DirectResolver
+    field: GraphQLField
     object_type: GraphQLObjectType
 
 
@@ -139,6 +162,40 @@ class _Items(NamedTuple):
     relations: tuple[Direct, ...]
 
 
+def _field_shortcuts(
+    schema: GraphQLSchema, parent_type: GraphQLObjectType, name: str
+) -> tuple[_Attribute | None, _Relation | None]:
+    """How :class:`PlainFieldsExecutor` may execute the field ``name`` of ``parent_type`` when
+    the query passes it no arguments: read as an attribute, completed as a loaded relation, or
+    neither."""
+    field = schema.get_field(parent_type, name)
+    if field is None:
+        return None, None
+    if isinstance(field.resolve, DirectResolver):
+        target = field.type
+        if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
+            return None, _Relation(field.resolve, field, target)
+        return None, None
+    if field.args:
+        return None, None
+    if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
+        return None, None
+    definition = _definition(field)
+    if definition is None or definition.default_resolver is not getattr:
+        return None, None
+    non_null = is_non_null_type(field.type)
+    leaf = field.type.of_type if non_null else field.type  # type: ignore[union-attr]
+    if not is_leaf_type(leaf):
+        return None, None
+    assert isinstance(leaf, GraphQLLeafType)
+    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
+
+
+_FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], tuple[_Attribute | None, _Relation | None]]
+_FIELD_SHORTCUTS = {}
+""":func:`_field_shortcuts` of each field met: it depends on the schema alone, so it is decided
+once per process instead of once per operation."""
+
 _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
 
@@ -152,7 +209,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     ``execute_fields`` of the next object. A page of 25 tickets with their orders is about 250
     fields that only read an attribute of a record and coerce it (``id``, ``status``, ...), and
     25 relations answered from a dataloader. This executor plans each selection set once per
-    operation: a field Strawberry itself marks as basic (no resolver, no field extension, its
+    operation (what each field allows is decided once per process): a field Strawberry itself
+    marks as basic (no resolver, no field extension, its
     default ``getattr`` resolver) whose type is a scalar or enum and that takes no arguments is
     read and coerced with the type's own ``coerce_output_value``, as graphql-core would; a field
     with a direct resolver (:data:`DIRECT_RESOLVER`) of a nullable object type whose value is
@@ -195,26 +253,15 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     def _shortcuts(
         self, parent_type: GraphQLObjectType, field_details_list: FieldDetailsList
     ) -> tuple[_Attribute | None, _Relation | None]:
-        node = field_details_list[0].node
-        field = self.schema.get_field(parent_type, node.name.value)
-        if not self._shortcut or field is None or field.args or node.arguments:
+        if not self._shortcut:
             return None, None
-        if isinstance(field.resolve, DirectResolver):
-            target = field.type
-            if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
-                return None, _Relation(field.resolve.direct, target)
-            return None, None
-        if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
-            return None, None
-        definition = _definition(field)
-        if definition is None or definition.default_resolver is not getattr:
-            return None, None
-        non_null = is_non_null_type(field.type)
-        leaf = field.type.of_type if non_null else field.type  # type: ignore[union-attr]
-        if not is_leaf_type(leaf):
-            return None, None
-        assert isinstance(leaf, GraphQLLeafType)
-        return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
+        name = field_details_list[0].node.name.value
+        key = (parent_type, name)
+        known = _FIELD_SHORTCUTS.get(key)
+        if known is None:
+            known = _field_shortcuts(self.schema, parent_type, name)
+            _FIELD_SHORTCUTS[key] = known
+        return known
 
     def execute_fields(
         self,
@@ -281,22 +328,41 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         field_details_list: FieldDetailsList,
         path: Path,
     ) -> Any:
-        """The completed relation when its record is loaded already (graphql-core's
-        ``complete_object_value`` without the detours), else :data:`_ORDINARY`."""
+        """The completed relation (graphql-core's ``execute_field`` and ``complete_object_value``
+        without the detours: no resolve info, no type dispatch), awaited here when its record is
+        still to come; :data:`_ORDINARY` when the direct resolver raises (the ordinary way calls
+        it again and makes the error) or answers an error."""
+        collected = self.collect_subfields(relation.object_type, field_details_list)
+        if collected.new_defer_usages:
+            return _ORDINARY
+        details = field_details_list[0]
         try:
-            value = relation.direct(source, self.context_value)
+            arguments = (
+                get_argument_values(
+                    relation.field,
+                    details.node,
+                    self.variable_values,
+                    details.fragment_variable_values,
+                    self.hide_suggestions,
+                )
+                if relation.field.args
+                else {}
+            )
+            value = relation.resolver.call(source, self.context_value, arguments)
         except Exception:
             return _ORDINARY
         if value is None:
             return None
-        if self.is_awaitable(value) or isinstance(value, Exception):
+        if isinstance(value, Exception):
             return _ORDINARY
-        collected = self.collect_subfields(relation.object_type, field_details_list)
-        if collected.new_defer_usages:
-            return _ORDINARY
+        grouped_field_set = collected.grouped_field_set
+        if self.is_awaitable(value):
+            return self._related_awaited(
+                value, relation.object_type, grouped_field_set, field_details_list, path
+            )
         try:
             completed = self.execute_fields(
-                relation.object_type, value, path, collected.grouped_field_set, None
+                relation.object_type, value, path, grouped_field_set, None
             )
         except Exception as error:
             self.handle_field_error(error, relation.object_type, field_details_list, path)
@@ -312,6 +378,29 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 return None
 
         return await_completed()
+
+    async def _related_awaited(
+        self,
+        value: Any,
+        object_type: GraphQLObjectType,
+        grouped_field_set: Any,
+        field_details_list: FieldDetailsList,
+        path: Path,
+    ) -> Any:
+        """A relation whose direct resolver answered an awaitable, completed as graphql-core's
+        ``complete_awaitable_value`` completes a nullable object: null for null, a field error
+        for an error, raised or answered."""
+        try:
+            resolved = await value
+            if resolved is None:
+                return None
+            if isinstance(resolved, Exception):
+                raise resolved
+            completed = self.execute_fields(object_type, resolved, path, grouped_field_set, None)
+            return await completed if self.is_awaitable(completed) else completed
+        except Exception as error:
+            self.handle_field_error(error, object_type, field_details_list, path)
+            return None
 
     def _list_plan(
         self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
@@ -338,7 +427,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         relations = []
         for details in collected.grouped_field_set.values():
             field = self.schema.get_field(item_type, details[0].node.name.value)
-            if field is not None and isinstance(field.resolve, DirectResolver):
+            # A field with arguments is asked when its item completes, with its arguments.
+            if field is not None and isinstance(field.resolve, DirectResolver) and not field.args:
                 relations.append(field.resolve.direct)
         return _Items(item_type, collected.grouped_field_set, tuple(relations))
 

@@ -48,7 +48,7 @@ from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
 from app.services.webhooks import DELIVERIES, WEBHOOKS
-from graphql_api.context import Info, principal_of, settings_of
+from graphql_api.context import Context, Info, principal_of, settings_of
 from graphql_api.inputs import (
     CreateEventInput,
     CreateScannerInput,
@@ -72,7 +72,7 @@ from graphql_api.inputs import (
 )
 from graphql_api.lists import filtered
 from graphql_api.scanner_types import ScanBatch, Scanner, ScannerProfile, ScanResult
-from graphql_api.scopes import field, mutation
+from graphql_api.scopes import direct_field, field, mutation
 from graphql_api.types import (
     After,
     Deleted,
@@ -113,9 +113,9 @@ class Query:
     ) -> Page[Event] | None:
         return await EVENTS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
 
-    @field(EVENTS)
-    async def event(self, info: Info, id: strawberry.ID) -> Event | None:
-        return await EVENTS.get(principal_of(info), parse_id(id, "id"))
+    @direct_field(EVENTS)
+    def event(self, context: Context, id: strawberry.ID) -> Event | None:
+        return EVENTS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
 
     @field(TIMESLOTS, "The timeslots of an event.")
     @filtered(TIMESLOTS)
@@ -191,13 +191,13 @@ class Query:
             principal_of(info), limit=limit, offset=offset, sort=sort, after=after, **filters
         )
 
-    @field(ORDERS)
-    async def order(self, info: Info, id: strawberry.ID) -> Order | None:
-        return await ORDERS.get(principal_of(info), parse_id(id, "id"))
+    @direct_field(ORDERS)
+    def order(self, context: Context, id: strawberry.ID) -> Order | None:
+        return ORDERS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
 
-    @field(TICKETS)
-    async def ticket(self, info: Info, id: strawberry.ID) -> Ticket | None:
-        return await TICKETS.get(principal_of(info), parse_id(id, "id"))
+    @direct_field(TICKETS)
+    def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
+        return TICKETS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
 
     @field(WEBHOOKS, "The subscriptions, without their secrets.")
     async def webhooks(

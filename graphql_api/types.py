@@ -24,11 +24,11 @@ from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
-from graphql_api.context import Info, loaders_of
+from graphql_api.context import Context, Info, loaders_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type, record_type
 from graphql_api.lists import filtered
-from graphql_api.scopes import field, relation
+from graphql_api.scopes import direct_field, field, relation
 
 T = TypeVar("T")
 
@@ -73,51 +73,51 @@ class Viewer:
 
 @record_type(event_records.Event)
 class Event:
-    @field(TIMESLOTS)
+    @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
-    async def timeslots(
+    def timeslots(
         self,
-        info: Info,
+        context: Context,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
         **filters: Any,
     ) -> Page[Timeslot] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, **filters)
-        return await loaders_of(info).pages(TIMESLOTS, "event_id").load((self.id, args))
+        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))  # type: ignore[return-value]
 
-    @field(TICKET_TYPES)
-    async def ticket_types(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
+    @direct_field(TICKET_TYPES)
+    def ticket_types(
+        self, context: Context, limit: Limit = None, offset: Offset = None, sort: Sort = None
     ) -> Page[TicketType] | None:
         args = list_args(limit=limit, offset=offset, sort=sort)
-        return await loaders_of(info).pages(TICKET_TYPES, "event_id").load((self.id, args))
+        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))  # type: ignore[return-value]
 
-    @field(TICKETS, "The filters combine.")
+    @direct_field(TICKETS, "The filters combine.")
     @filtered(TICKETS, parent="event_id")
-    async def tickets(
+    def tickets(
         self,
-        info: Info,
+        context: Context,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, **filters)
-        return await loaders_of(info).pages(TICKETS, "event_id").load((self.id, args))
+        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))  # type: ignore[return-value]
 
-    @field(ORDERS, "The filters combine.")
+    @direct_field(ORDERS, "The filters combine.")
     @filtered(ORDERS, parent="event_id")
-    async def orders(
+    def orders(
         self,
-        info: Info,
+        context: Context,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
         **filters: Any,
     ) -> Page[Order] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, **filters)
-        return await loaders_of(info).pages(ORDERS, "event_id").load((self.id, args))
+        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))  # type: ignore[return-value]
 
 
 @record_type(event_records.Deleted, description="The row `id` is gone.")
@@ -148,18 +148,18 @@ class Order:
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
-    @field(TICKETS, "The filters combine.")
+    @direct_field(TICKETS, "The filters combine.")
     @filtered(TICKETS, parent="order_id")
-    async def tickets(
+    def tickets(
         self,
-        info: Info,
+        context: Context,
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, **filters)
-        return await loaders_of(info).pages(TICKETS, "order_id").load((self.id, args))
+        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))  # type: ignore[return-value]
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")

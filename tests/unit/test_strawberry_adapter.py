@@ -278,3 +278,115 @@ async def test_a_list_loads_its_items_relations_at_once_and_answers_as_before() 
     ]
     assert batches == [[1, 2, 3]]
     assert waited == []
+
+
+def _shelf(source: Any, context: dict[str, Any], *, first_word: str, count: int | None) -> Any:
+    """A direct resolver with arguments: they arrive under their Python names."""
+    if count is not None and count < 0:
+        raise ValueError("count must not be negative")
+    words = [w for w in context["words"] if w.startswith(first_word)]
+    return [Owner(name=w) for w in words[: count if count is not None else None]]
+
+
+@strawberry.type
+class ShelfQuery:
+    @strawberry.field(metadata={DIRECT_RESOLVER: _shelf})
+    def shelf(
+        self, info: strawberry.Info, first_word: str, count: int | None = None
+    ) -> list[Owner]:
+        return _shelf(self, info.context, first_word=first_word, count=count)  # type: ignore[no-any-return]
+
+
+async def test_a_direct_resolver_takes_scalar_arguments_by_their_python_names() -> None:
+    """graphql-core hands a direct resolver the arguments it coerced, renamed from their GraphQL
+    names (camelCase) to the resolver's; answers and errors are those of Strawberry's own path."""
+    ordinary = strawberry.Schema(query=ShelfQuery)
+    direct = strawberry.Schema(query=ShelfQuery, execution_context_class=PlainFieldsExecutor)
+    install_direct_resolvers(direct)
+    resolve = core_schema(direct).get_type("ShelfQuery").fields["shelf"].resolve  # type: ignore[union-attr]
+    assert isinstance(resolve, DirectResolver)
+    context = {"words": ["apple", "avocado", "banana", "apricot"]}
+    for query, variables in [
+        ('{ shelf(firstWord: "a") { name } }', None),
+        ('{ shelf(firstWord: "a", count: 2) { name } }', None),
+        ('query Q($n: Int) { shelf(firstWord: "b", count: $n) { name } }', {"n": 1}),
+        ('{ shelf(firstWord: "a", count: -1) { name } }', None),
+    ]:
+        answers = []
+        for schema in (ordinary, direct):
+            result = await schema.execute(query, variable_values=variables, context_value=context)
+            answers.append((result.data, [(e.message, e.path) for e in result.errors or []]))
+        assert answers[0] == answers[1], query
+    assert answers[1] == (None, [("count must not be negative", ["shelf"])])
+
+
+@strawberry.input
+class ShelfFilter:
+    word: str
+
+
+def _filtered_shelf(source: Any, context: Any, **arguments: Any) -> Any:
+    return []
+
+
+@strawberry.type
+class FilteredShelfQuery:
+    @strawberry.field(metadata={DIRECT_RESOLVER: _filtered_shelf})
+    def shelf(self, where: ShelfFilter) -> list[Owner]:
+        return []
+
+
+def test_a_direct_resolver_refuses_arguments_that_strawberry_would_convert() -> None:
+    with pytest.raises(TypeError, match="scalar arguments only"):
+        install_direct_resolvers(strawberry.Schema(query=FilteredShelfQuery))
+
+
+def _owner_named(source: Any, context: Any, *, name: str, late: bool | None = None) -> Any:
+    """A direct resolver with arguments answering an object, at once or later, or failing."""
+    if name == "raise":
+        raise ValueError("no such name")
+    answer: Any = {
+        "none": None,
+        "error": LookupError("answered an error"),
+        "null-name": Owner(name=None),  # type: ignore[arg-type]
+    }.get(name, Owner(name=name))
+    if not late:
+        return answer
+
+    async def later() -> Any:
+        if name == "raise-later":
+            raise ValueError("failed later")
+        return answer
+
+    return later()
+
+
+@strawberry.type
+class OwnerQuery:
+    @strawberry.field(metadata={DIRECT_RESOLVER: _owner_named})
+    def owner(self, info: strawberry.Info, name: str, late: bool | None = None) -> Owner | None:
+        return _owner_named(self, info.context, name=name, late=late)
+
+
+async def test_an_object_from_a_direct_resolver_with_arguments_completes_as_before() -> None:
+    """The executor completes such a field itself, awaiting it if need be: the same data and
+    the same errors at the same paths as Strawberry's own execution."""
+    ordinary = strawberry.Schema(query=OwnerQuery)
+    direct = strawberry.Schema(query=OwnerQuery, execution_context_class=PlainFieldsExecutor)
+    install_direct_resolvers(direct)
+    names = ["ann", "none", "error", "null-name", "raise", "raise-later"]
+    fields = " ".join(
+        f'{alias}{n}: owner(name: "{name}", late: {"true" if n else "false"}) {{ name }}'
+        for n in (0, 1)
+        for alias, name in ((f"a{i}_", name) for i, name in enumerate(names))
+    )
+    query = f"query Q($n: String!) {{ {fields} v: owner(name: $n, late: true) {{ name }} }}"
+    answers = []
+    for schema in (ordinary, direct):
+        result = await schema.execute(query, variable_values={"n": "bo"}, root_value=OwnerQuery())
+        answers.append((result.data, sorted((e.message, e.path) for e in result.errors or [])))
+    assert answers[0] == answers[1]
+    data, errors = answers[1]
+    assert data is not None and data["a0_1"] == {"name": "ann"} and data["v"] == {"name": "bo"}
+    assert data["a1_0"] is None and data["a2_1"] is None and data["a3_1"] is None
+    assert len(errors) == 7
