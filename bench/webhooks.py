@@ -134,15 +134,13 @@ async def write_events(org: Organization, count: int) -> tuple[set[tuple[str, st
     from db.transactions import transaction
 
     async with transaction():
-        ids = []
-        for start in range(0, count, 1000):  # 5 parameters an event, at most 32,767 a statement
-            ids += await record_events(
-                org.id,
-                [
-                    ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
-                    for _ in range(min(1000, count - start))
-                ],
-            )
+        ids = await record_events(
+            org.id,
+            [
+                ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
+                for _ in range(count)
+            ],
+        )
     committed = time.time()
     return {(str(event_id), path) for event_id in ids for path in org.paths}, committed
 

@@ -24,12 +24,14 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from uuid import UUID
 
 import httpx
 import msgspec
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
+from app.batching import Batcher
 from app.observability import count_delivery_attempt
 from app.services.public_transport import PublicTransport
 from app.services.url_safety import BlockedAddress
@@ -51,6 +53,8 @@ RELAY_BATCH = 500
 DISPATCH_BATCH = 500
 DISPATCH_SHARE = 50
 """Deliveries of one subscription handed out (queued or in flight) at once, by default."""
+ATTEMPT_BATCH = 200
+"""At most this many claims, or records, in one statement (:class:`AttemptBatches`)."""
 SATURATED_DELAY_SECONDS = 1.0
 """When a pair whose subscription had every slot of this process in use is handed out again."""
 MAX_RESPONSE_BYTES = 64 * 1024
@@ -115,7 +119,13 @@ def signatures(secrets: Sequence[str], message_id: str, timestamp: int, body: by
     Signed by the ``standardwebhooks`` reference library, the one subscribers verify with."""
     moment = datetime.fromtimestamp(timestamp, UTC)
     text = body.decode()
-    return " ".join(StandardWebhook(secret).sign(message_id, moment, text) for secret in secrets)
+    return " ".join(_signer(secret).sign(message_id, moment, text) for secret in secrets)
+
+
+@lru_cache(maxsize=4096)
+def _signer(secret: str) -> StandardWebhook:
+    """The signer of a secret, made once (it decodes the secret)."""
+    return StandardWebhook(secret)
 
 
 def signing_secrets(claimed: deliveries.Claimed, now: datetime) -> list[str]:
@@ -250,13 +260,47 @@ async def postpone(ref: DeliveryRef, seconds: float) -> None:
     await deliveries.postpone(ref.event_id, ref.webhook_id, utcnow() + timedelta(seconds=seconds))
 
 
-async def _claim(ref: DeliveryRef, now: datetime) -> deliveries.Claimed | AttemptResult:
+class AttemptBatches:
+    """The claims and the records of one process's attempts, coalesced (``app.batching``): the
+    attempts that start, or end, while the previous statement of their kind is under way are
+    claimed, or recorded, together in the next one. With hundreds of attempts in flight that is a
+    statement per batch instead of one per attempt; alone, an attempt waits for nothing."""
+
+    def __init__(self, max_size: int = ATTEMPT_BATCH) -> None:
+        self._claims = Batcher(claim_all, max_size=max_size)
+        self._records = Batcher(record_all, max_size=max_size)
+
+    async def claim(self, ref: DeliveryRef) -> deliveries.Claimed | None:
+        return await self._claims.submit(ref)
+
+    async def record(self, outcome: deliveries.Outcome) -> bool:
+        return await self._records.submit(outcome)
+
+
+async def claim_all(refs: Sequence[DeliveryRef]) -> list[deliveries.Claimed | None]:
+    """Claim each pair for an attempt (see ``db.deliveries.claim``), leased for
+    :data:`ATTEMPT_LEASE_SECONDS`."""
+    now = utcnow()
+    lease_until = now + timedelta(seconds=ATTEMPT_LEASE_SECONDS)
+    pairs = [(ref.event_id, ref.webhook_id) for ref in refs]
+    return await deliveries.claim(pairs, now, lease_until)
+
+
+async def record_all(outcomes: Sequence[deliveries.Outcome]) -> list[bool]:
+    """Record attempts (see ``db.deliveries.record``)."""
+    return await deliveries.record(outcomes, utcnow())
+
+
+async def _claim(
+    ref: DeliveryRef, batches: AttemptBatches | None
+) -> deliveries.Claimed | AttemptResult:
     """Take the pair for one attempt, or say why not (gone, finished, or in flight elsewhere).
     An attempt left in flight past its lease was cut short: it is logged as such, and taken over."""
-    lease_until = now + timedelta(seconds=ATTEMPT_LEASE_SECONDS)
-    claimed = await deliveries.claim(ref.event_id, ref.webhook_id, now, lease_until)
+    claimed = await batches.claim(ref) if batches else (await claim_all([ref]))[0]
     if claimed is not None:
         return claimed
+    now = utcnow()
+    lease_until = now + timedelta(seconds=ATTEMPT_LEASE_SECONDS)
     current = await deliveries.state(ref.event_id, ref.webhook_id)
     if current is None or current["status"] != "pending":
         return AttemptResult("skipped")
@@ -330,8 +374,10 @@ async def attempt_delivery(
     client: httpx.AsyncClient,
     settings: Settings,
     in_flight: InFlight | None = None,
+    batches: AttemptBatches | None = None,
 ) -> AttemptResult:
-    """Make one attempt of one (event, subscription) pair and record it in the delivery log.
+    """Make one attempt of one (event, subscription) pair and record it in the delivery log,
+    claiming and recording together with other attempts of this process with ``batches``.
 
     With ``in_flight``, nothing is claimed while the subscription has every slot of this process
     in use: the result is ``saturated``, and the pair is handed out again
@@ -342,7 +388,7 @@ async def attempt_delivery(
         if not free:
             await postpone(ref, SATURATED_DELAY_SECONDS)
             return AttemptResult("saturated")
-        claim = await _claim(ref, utcnow())
+        claim = await _claim(ref, batches)
         if isinstance(claim, AttemptResult):
             return claim
         started_at = utcnow()
@@ -366,7 +412,7 @@ async def attempt_delivery(
             verdict, error = _classify(status_code, error)
         duration_ms = int((time.perf_counter() - clock) * 1000)
         return await _record(
-            ref, claim, verdict, status_code, error, started_at, duration_ms, settings
+            ref, claim, verdict, status_code, error, started_at, duration_ms, settings, batches
         )
 
 
@@ -384,6 +430,7 @@ async def _record(
     started_at: datetime,
     duration_ms: int,
     settings: Settings,
+    batches: AttemptBatches | None,
 ) -> AttemptResult:
     now = utcnow()
     attempt = claim.attempt
@@ -399,23 +446,21 @@ async def _record(
         )
     else:
         status = "exhausted"
-    recorded = await deliveries.record(
-        deliveries.Outcome(
-            delivery_id=claim.delivery_id,
-            attempt=attempt,
-            status=status,
-            status_code=status_code,
-            error=error,
-            next_attempt_at=next_attempt_at,
-            delivered_at=now if status == "delivered" else None,
-            started_at=started_at,
-            duration_ms=duration_ms,
-            disable_reason="the endpoint answered 410 Gone" if verdict == "gone" else None,
-        ),
-        now,
+    outcome = deliveries.Outcome(
+        delivery_id=claim.delivery_id,
+        attempt=attempt,
+        status=status,
+        status_code=status_code,
+        error=error,
+        next_attempt_at=next_attempt_at,
+        delivered_at=now if status == "delivered" else None,
+        started_at=started_at,
+        duration_ms=duration_ms,
+        disable_reason="the endpoint answered 410 Gone" if verdict == "gone" else None,
     )
+    recorded = await batches.record(outcome) if batches else (await record_all([outcome]))[0]
     if not recorded:
         return AttemptResult("skipped")
-    outcome = "gone" if verdict == "gone" else "retry" if status == "pending" else status
-    count_delivery_attempt(ref.event_id, ref.webhook_id, attempt, outcome, status_code, duration_ms)
-    return AttemptResult(outcome)
+    result = "gone" if verdict == "gone" else "retry" if status == "pending" else status
+    count_delivery_attempt(ref.event_id, ref.webhook_id, attempt, result, status_code, duration_ms)
+    return AttemptResult(result)
