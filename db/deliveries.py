@@ -195,7 +195,10 @@ async def claim(
     claim (a pair named twice is claimed once, for the first).
 
     PostgreSQL claims them all in one statement, which reads each claim's target in the same
-    ``UPDATE ... FROM``; SQLite takes a statement or two per pair."""
+    ``UPDATE ... FROM``; SQLite takes a statement or two per pair. Each pair is found by its own
+    subquery, which only the unique (event, subscription) index answers well: as a join, a
+    generic plan over a table without statistics yet (a burst into a new database) walked every
+    pending delivery of the subscription for each pair."""
     claim_sql = (
         "UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, attempt_started_at = {}, "
         "next_attempt_at = {}, updated_at = {} "
@@ -208,8 +211,9 @@ async def claim(
         rows = await _sql(
             f"{claim_sql}FROM webhooks AS w, outbox_events AS e, "
             "(SELECT DISTINCT * FROM unnest({}::uuid[], {}::uuid[])) AS p(event_id, webhook_id) "
-            f"WHERE d.event_id = p.event_id AND d.webhook_id = p.webhook_id AND {claimable} "
-            "AND w.id = d.webhook_id AND e.id = d.event_id "
+            "WHERE d.id = (SELECT x.id FROM webhook_deliveries AS x "
+            "WHERE x.event_id = p.event_id AND x.webhook_id = p.webhook_id) "
+            f"AND {claimable} AND w.id = p.webhook_id AND e.id = p.event_id "
             "RETURNING d.id AS id, d.attempts AS attempts, d.event_id AS event_id, "
             f"d.webhook_id AS webhook_id, {TARGET_COLUMNS}",
             now, lease_until, now, [e for e, _ in pairs], [w for _, w in pairs],

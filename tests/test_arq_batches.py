@@ -95,6 +95,11 @@ async def test_the_worker_starts_each_due_job_once_and_leaves_others_running_alo
     assert worker.jobs_complete == 31
     left = sorted(job.decode() for job in await pool.zrange(name, 0, -1))
     assert left == [f"{name}:elsewhere", f"{name}:later"]
+    kept = sorted([key.decode() async for key in pool.scan_iter(match=f"arq:*{name}*")])
+    assert kept == sorted(
+        [f"{job_key_prefix}{name}:{job}" for job in ("elsewhere", "later")]
+        + [f"{in_progress_key_prefix}{name}:elsewhere"]
+    ), "a finished job left keys behind"
 
 
 class Polls(BatchStartWorker):
@@ -116,7 +121,8 @@ async def until(condition: Callable[[], bool], within: float = 30.0) -> None:
 
 def test_the_start_hook_is_arqs() -> None:
     """The worker overrides ``Worker.start_jobs`` (called by arq's poll loop with the due job
-    ids) and keeps arq's bookkeeping, which it reads and writes."""
+    ids) and ``Worker.finish_job`` (called by ``run_job``), and keeps arq's bookkeeping, which it
+    reads and writes."""
     ours, arqs = (
         inspect.signature(cls.start_jobs).parameters for cls in (BatchStartWorker, Worker)
     )

@@ -40,7 +40,7 @@ room."""
 
 async def _attempt(
     ref: DeliveryRef,
-    client: httpx.AsyncClient,
+    client: httpx.AsyncBaseTransport,
     settings: Settings,
     slots: InFlight,
     batches: AttemptBatches,
