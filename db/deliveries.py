@@ -3,8 +3,10 @@ for an attempt and recording the attempt.
 
 Fixed SQL rather than Piccolo's query builder, whose CPU cost per statement is larger than the
 statement itself at thousands of deliveries per second. On PostgreSQL an attempt costs two
-statements (the claim reads its target in the same ``UPDATE ... FROM``; the record updates the
-delivery, logs the attempt and, on 410, disables the subscription in one statement with CTEs).
+statements, each shared with the attempts that start, or end, at the same moment (the claim reads
+its target in the same ``UPDATE ... FROM``; the record updates the delivery, logs the attempt and,
+on 410, disables the subscription in one statement with CTEs; see
+``app.services.webhook_delivery.AttemptBatches``).
 SQLite (the demo) cannot read joined tables in ``RETURNING`` nor write in a CTE, so it takes a few
 statements more in a transaction.
 

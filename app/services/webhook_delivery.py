@@ -11,7 +11,9 @@ retry, a manual retry, a test delivery and a job lost with Redis's data all take
 An attempt (:func:`attempt_delivery`) claims its delivery with a conditional UPDATE that marks the
 attempt as started and sets a lease, so a worker that dies mid-attempt leaves a delivery that is
 taken up again once the lease runs out: the lost attempt is logged as cut short and the next one
-goes out with the same event id (at-least-once; subscribers deduplicate by webhook-id).
+goes out with the same event id (at-least-once; subscribers deduplicate by webhook-id). In a
+worker, the attempts that start together are claimed in one statement, and those that end
+together recorded in one (:class:`AttemptBatches`); each attempt still waits for its own record.
 """
 
 from __future__ import annotations
