@@ -71,16 +71,17 @@ async def test_the_worker_starts_each_due_job_once_and_leaves_others_running_alo
     async def deliver(ctx: dict[str, Any], label: str) -> None:
         ran.append(label)
 
+    # The job another worker runs is the oldest, first in the queue: it must take no room.
+    await pool.enqueue_job("deliver", "elsewhere", _job_id=f"{name}:elsewhere", _queue_name=name)
+    await pool.set(in_progress_key_prefix + f"{name}:elsewhere", b"1", px=EXPIRES_MS)
     ours = [(f"{name}:ours:{n}", (f"ours-{n}",)) for n in range(30)]
     await enqueue_jobs(pool, "deliver", ours, queue_name=name, expires_ms=EXPIRES_MS)
     await pool.enqueue_job("deliver", "arqs", _job_id=f"{name}:arqs", _queue_name=name)
-    await pool.enqueue_job("deliver", "elsewhere", _job_id=f"{name}:elsewhere", _queue_name=name)
-    await pool.set(in_progress_key_prefix + f"{name}:elsewhere", b"1", px=EXPIRES_MS)
     await pool.enqueue_job(
         "deliver", "later", _job_id=f"{name}:later", _queue_name=name, _defer_by=3600
     )
     worker = Polls(
-        functions=[func(deliver, name="deliver")], queue_name=name, redis_pool=pool, max_jobs=8,
+        functions=[func(deliver, name="deliver")], queue_name=name, redis_pool=pool, max_jobs=1,
         poll_delay=0.01, keep_result=0, handle_signals=False,
     )  # fmt: skip
     running = asyncio.create_task(worker.main())  # the pool is the fixture's to close

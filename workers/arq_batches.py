@@ -59,8 +59,12 @@ return added
 
 START = """
 local queue, now, timeout, prefix = KEYS[1], tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local room = tonumber(ARGV[4])
 local started = {}
-for i = 4, #ARGV do
+for i = 5, #ARGV do
+  if #started >= 2 * room then
+    break
+  end
   local id = ARGV[i]
   if redis.call('EXISTS', prefix .. id) == 0 then
     local score = redis.call('ZSCORE', queue, id)
@@ -157,7 +161,8 @@ class BatchStartWorker(Worker):
                 timestamp_ms(),
                 int(self.in_progress_timeout_s * 1000),
                 in_progress_key_prefix,
-                *job_ids[:room],
+                room,
+                *job_ids,  # the running ones among them (the oldest, first) take no room
             ],
         )
         for index in range(0, len(started), 2):
