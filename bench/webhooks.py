@@ -13,7 +13,9 @@ subscription) first arrives), then measures, in one run:
 - fan-out: one event to 200 subscriptions, and 10,000 events (one commit) to 5 subscriptions;
   deliveries per second from the commit to the last receipt, and their ratio to the floor,
   measured right before and right after each fan-out (their mean), so that a change of the
-  machine's load during the run falls on both.
+  machine's load during the run falls on both; and the CPU time each costs: the workers' per
+  delivery (their /proc counters around the fan-out), this process's per plain POST (the client
+  and the receiver both run here).
 
     .venv/bin/python bench/webhooks.py --workers 1
 
@@ -150,15 +152,25 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def plain_loop(base_url: str, path: str, count: int) -> float:
-    """POSTs per second of one httpx client sending ``count`` bodies one after the other."""
+async def plain_loop(base_url: str, path: str, count: int) -> tuple[float, float]:
+    """POSTs per second of one httpx client sending ``count`` bodies one after the other, and
+    this process's CPU seconds per POST (the client's and the receiver's: both run here)."""
     body = b'{"id": "x", "event_type": "order.confirmed", "timestamp": "t", "data": {}}'
     async with httpx.AsyncClient(base_url=base_url) as client:
         await client.post(path, content=body, headers={"webhook-id": "warm-up"})
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for n in range(count):
             await client.post(path, content=body, headers={"webhook-id": f"plain-{n}"})
-        return count / (time.perf_counter() - started)
+        return count / (time.perf_counter() - started), (time.process_time() - cpu) / count
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of the processes ``pids`` so far (Linux's /proc)."""
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 async def fan_out(receiver: Receiver, org: Organization, events: int) -> float:
@@ -188,15 +200,35 @@ async def steady_lag(
     return lags, received
 
 
+@dataclass
+class AgainstFloor:
+    """A fan-out's deliveries per second and the workers' CPU per delivery; the floor's POSTs per
+    second and CPU per POST (the mean of right before and right after)."""
+
+    rate: float
+    cpu_per_delivery: float
+    floor: float
+    floor_cpu_per_post: float
+
+    def __str__(self) -> str:
+        return (
+            f"{self.rate:.0f} deliveries/s; plain httpx loop {self.floor:.0f} POSTs/s; ratio "
+            f"{self.rate / self.floor:.2f}x (CPU: {self.cpu_per_delivery * 1000:.2f} ms of the "
+            f"workers per delivery, {self.floor_cpu_per_post * 1000:.2f} ms per plain POST for "
+            "client and receiver)"
+        )
+
+
 async def against_floor(
-    receiver: Receiver, base_url: str, org: Organization, events: int, posts: int
-) -> tuple[float, float]:
-    """(deliveries per second of ``events`` events to ``org``'s subscriptions, the mean of the
-    plain loop's POSTs per second right before and right after)."""
-    before = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
+    receiver: Receiver, base_url: str, org: Organization, events: int, posts: int, pids: list[int]
+) -> AgainstFloor:
+    """``events`` events to ``org``'s subscriptions, between two plain loops of ``posts``."""
+    before, before_cpu = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
+    cpu = cpu_seconds(pids)
     rate = await fan_out(receiver, org, events)
-    after = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
-    return rate, (before + after) / 2
+    cpu = (cpu_seconds(pids) - cpu) / (events * len(org.paths))
+    after, after_cpu = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
+    return AgainstFloor(rate, cpu, (before + after) / 2, (before_cpu + after_cpu) / 2)
 
 
 async def bench(args: argparse.Namespace) -> None:
@@ -237,19 +269,13 @@ async def bench(args: argparse.Namespace) -> None:
                 f"max {max(lags):.0f} ms"
             )
 
-        wide, floor_wide = await against_floor(receiver, base_url, wide_org, 1, 200)
-        print(
-            f"1 event to 200 subscriptions: {wide:.0f} deliveries/s; plain httpx loop "
-            f"{floor_wide:.0f} POSTs/s; ratio {wide / floor_wide:.2f}x"
+        pids = [process.pid for process in workers]
+        wide = await against_floor(receiver, base_url, wide_org, 1, 200, pids)
+        print(f"1 event to 200 subscriptions: {wide}")
+        burst = await against_floor(
+            receiver, base_url, burst_org, args.events, args.floor_posts, pids
         )
-
-        burst, floor_burst = await against_floor(
-            receiver, base_url, burst_org, args.events, args.floor_posts
-        )
-        print(
-            f"{args.events} events to 5 subscriptions: {burst:.0f} deliveries/s; plain httpx "
-            f"loop {floor_burst:.0f} POSTs/s; ratio {burst / floor_burst:.2f}x"
-        )
+        print(f"{args.events} events to 5 subscriptions: {burst}")
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
         print(f"duplicates received: {receiver.requests - len(receiver.arrivals)}")
     finally:
