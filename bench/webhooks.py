@@ -14,8 +14,8 @@ subscription) first arrives), then measures, in one run:
   deliveries per second from the commit to the last receipt, and their ratio to the floor,
   measured right before and right after each fan-out (their mean), so that a change of the
   machine's load during the run falls on both; and the CPU time each costs: the workers' per
-  delivery (their /proc counters around the fan-out), this process's per plain POST (the client
-  and the receiver both run here).
+  delivery (their /proc/<pid>/schedstat around the fan-out, which also says how long they waited
+  for a core), this process's per plain POST (the client and the receiver both run here).
 
     .venv/bin/python bench/webhooks.py --workers 1
 
@@ -164,13 +164,15 @@ async def plain_loop(base_url: str, path: str, count: int) -> tuple[float, float
         return count / (time.perf_counter() - started), (time.process_time() - cpu) / count
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User plus system CPU time of the processes ``pids`` so far (Linux's /proc)."""
-    total = 0
+def cpu_seconds(pids: list[int]) -> tuple[float, float]:
+    """Seconds the processes ``pids`` have run on a core so far, and waited runnable for one
+    (Linux's /proc/<pid>/schedstat): a fan-out that waits for a core is short of CPU, one that
+    does neither waits on I/O."""
+    ran = waited = 0
     for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+        fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+        ran, waited = ran + int(fields[0]), waited + int(fields[1])
+    return ran / 1e9, waited / 1e9
 
 
 async def fan_out(receiver: Receiver, org: Organization, events: int) -> float:
@@ -202,11 +204,13 @@ async def steady_lag(
 
 @dataclass
 class AgainstFloor:
-    """A fan-out's deliveries per second and the workers' CPU per delivery; the floor's POSTs per
-    second and CPU per POST (the mean of right before and right after)."""
+    """A fan-out's deliveries per second, the workers' CPU per delivery and the share of its
+    time they waited for a core; the floor's POSTs per second and CPU per POST (the mean of right
+    before and right after)."""
 
     rate: float
     cpu_per_delivery: float
+    waiting_for_a_core: float
     floor: float
     floor_cpu_per_post: float
 
@@ -215,7 +219,8 @@ class AgainstFloor:
             f"{self.rate:.0f} deliveries/s; plain httpx loop {self.floor:.0f} POSTs/s; ratio "
             f"{self.rate / self.floor:.2f}x (CPU: {self.cpu_per_delivery * 1000:.2f} ms of the "
             f"workers per delivery, {self.floor_cpu_per_post * 1000:.2f} ms per plain POST for "
-            "client and receiver)"
+            f"client and receiver; the workers waited for a core "
+            f"{self.waiting_for_a_core:.0%} of the fan-out)"
         )
 
 
@@ -224,11 +229,19 @@ async def against_floor(
 ) -> AgainstFloor:
     """``events`` events to ``org``'s subscriptions, between two plain loops of ``posts``."""
     before, before_cpu = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
-    cpu = cpu_seconds(pids)
+    ran, waited = cpu_seconds(pids)
+    started = time.perf_counter()
     rate = await fan_out(receiver, org, events)
-    cpu = (cpu_seconds(pids) - cpu) / (events * len(org.paths))
+    elapsed = (time.perf_counter() - started) * len(pids)
+    ran_after, waited_after = cpu_seconds(pids)
     after, after_cpu = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
-    return AgainstFloor(rate, cpu, (before + after) / 2, (before_cpu + after_cpu) / 2)
+    return AgainstFloor(
+        rate,
+        (ran_after - ran) / (events * len(org.paths)),
+        (waited_after - waited) / elapsed,
+        (before + after) / 2,
+        (before_cpu + after_cpu) / 2,
+    )
 
 
 async def bench(args: argparse.Namespace) -> None:
