@@ -13,7 +13,9 @@ subscription) first arrives), then measures, in one run:
 - fan-out: one event to 200 subscriptions, and 10,000 events (one commit) to 5 subscriptions;
   deliveries per second from the commit to the last receipt, and their ratio to the floor,
   measured right before and right after each fan-out (their mean), so that a change of the
-  machine's load during the run falls on both.
+  machine's load during the run falls on both; and the CPU time each costs: the workers' per
+  delivery (their /proc/<pid>/schedstat around the fan-out, which also says how long they waited
+  for a core), this process's per plain POST (the client and the receiver both run here).
 
     .venv/bin/python bench/webhooks.py --workers 1
 
@@ -134,15 +136,13 @@ async def write_events(org: Organization, count: int) -> tuple[set[tuple[str, st
     from db.transactions import transaction
 
     async with transaction():
-        ids = []
-        for start in range(0, count, 1000):  # 5 parameters an event, at most 32,767 a statement
-            ids += await record_events(
-                org.id,
-                [
-                    ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
-                    for _ in range(min(1000, count - start))
-                ],
-            )
+        ids = await record_events(
+            org.id,
+            [
+                ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
+                for _ in range(count)
+            ],
+        )
     committed = time.time()
     return {(str(event_id), path) for event_id in ids for path in org.paths}, committed
 
@@ -152,15 +152,27 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def plain_loop(base_url: str, path: str, count: int) -> float:
-    """POSTs per second of one httpx client sending ``count`` bodies one after the other."""
+async def plain_loop(base_url: str, path: str, count: int) -> tuple[float, float]:
+    """POSTs per second of one httpx client sending ``count`` bodies one after the other, and
+    this process's CPU seconds per POST (the client's and the receiver's: both run here)."""
     body = b'{"id": "x", "event_type": "order.confirmed", "timestamp": "t", "data": {}}'
     async with httpx.AsyncClient(base_url=base_url) as client:
         await client.post(path, content=body, headers={"webhook-id": "warm-up"})
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         for n in range(count):
             await client.post(path, content=body, headers={"webhook-id": f"plain-{n}"})
-        return count / (time.perf_counter() - started)
+        return count / (time.perf_counter() - started), (time.process_time() - cpu) / count
+
+
+def cpu_seconds(pids: list[int]) -> tuple[float, float]:
+    """Seconds the processes ``pids`` have run on a core so far, and waited runnable for one
+    (Linux's /proc/<pid>/schedstat): a fan-out that waits for a core is short of CPU, one that
+    does neither waits on I/O."""
+    ran = waited = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+        ran, waited = ran + int(fields[0]), waited + int(fields[1])
+    return ran / 1e9, waited / 1e9
 
 
 async def fan_out(receiver: Receiver, org: Organization, events: int) -> float:
@@ -190,15 +202,46 @@ async def steady_lag(
     return lags, received
 
 
+@dataclass
+class AgainstFloor:
+    """A fan-out's deliveries per second, the workers' CPU per delivery and the share of its
+    time they waited for a core; the floor's POSTs per second and CPU per POST (the mean of right
+    before and right after)."""
+
+    rate: float
+    cpu_per_delivery: float
+    waiting_for_a_core: float
+    floor: float
+    floor_cpu_per_post: float
+
+    def __str__(self) -> str:
+        return (
+            f"{self.rate:.0f} deliveries/s; plain httpx loop {self.floor:.0f} POSTs/s; ratio "
+            f"{self.rate / self.floor:.2f}x (CPU: {self.cpu_per_delivery * 1000:.2f} ms of the "
+            f"workers per delivery, {self.floor_cpu_per_post * 1000:.2f} ms per plain POST for "
+            f"client and receiver; the workers waited for a core "
+            f"{self.waiting_for_a_core:.0%} of the fan-out)"
+        )
+
+
 async def against_floor(
-    receiver: Receiver, base_url: str, org: Organization, events: int, posts: int
-) -> tuple[float, float]:
-    """(deliveries per second of ``events`` events to ``org``'s subscriptions, the mean of the
-    plain loop's POSTs per second right before and right after)."""
-    before = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
+    receiver: Receiver, base_url: str, org: Organization, events: int, posts: int, pids: list[int]
+) -> AgainstFloor:
+    """``events`` events to ``org``'s subscriptions, between two plain loops of ``posts``."""
+    before, before_cpu = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
+    ran, waited = cpu_seconds(pids)
+    started = time.perf_counter()
     rate = await fan_out(receiver, org, events)
-    after = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
-    return rate, (before + after) / 2
+    elapsed = (time.perf_counter() - started) * len(pids)
+    ran_after, waited_after = cpu_seconds(pids)
+    after, after_cpu = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
+    return AgainstFloor(
+        rate,
+        (ran_after - ran) / (events * len(org.paths)),
+        (waited_after - waited) / elapsed,
+        (before + after) / 2,
+        (before_cpu + after_cpu) / 2,
+    )
 
 
 async def bench(args: argparse.Namespace) -> None:
@@ -239,19 +282,13 @@ async def bench(args: argparse.Namespace) -> None:
                 f"max {max(lags):.0f} ms"
             )
 
-        wide, floor_wide = await against_floor(receiver, base_url, wide_org, 1, 200)
-        print(
-            f"1 event to 200 subscriptions: {wide:.0f} deliveries/s; plain httpx loop "
-            f"{floor_wide:.0f} POSTs/s; ratio {wide / floor_wide:.2f}x"
+        pids = [process.pid for process in workers]
+        wide = await against_floor(receiver, base_url, wide_org, 1, 200, pids)
+        print(f"1 event to 200 subscriptions: {wide}")
+        burst = await against_floor(
+            receiver, base_url, burst_org, args.events, args.floor_posts, pids
         )
-
-        burst, floor_burst = await against_floor(
-            receiver, base_url, burst_org, args.events, args.floor_posts
-        )
-        print(
-            f"{args.events} events to 5 subscriptions: {burst:.0f} deliveries/s; plain httpx "
-            f"loop {floor_burst:.0f} POSTs/s; ratio {burst / floor_burst:.2f}x"
-        )
+        print(f"{args.events} events to 5 subscriptions: {burst}")
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
         print(f"duplicates received: {receiver.requests - len(receiver.arrivals)}")
     finally:

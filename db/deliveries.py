@@ -3,8 +3,10 @@ for an attempt and recording the attempt.
 
 Fixed SQL rather than Piccolo's query builder, whose CPU cost per statement is larger than the
 statement itself at thousands of deliveries per second. On PostgreSQL an attempt costs two
-statements (the claim reads its target in the same ``UPDATE ... FROM``; the record updates the
-delivery, logs the attempt and, on 410, disables the subscription in one statement with CTEs).
+statements, each shared with the attempts that start, or end, at the same moment (the claim reads
+its target in the same ``UPDATE ... FROM``; the record updates the delivery, logs the attempt and,
+on 410, disables the subscription in one statement with CTEs; see
+``app.services.webhook_delivery.AttemptBatches``).
 SQLite (the demo) cannot read joined tables in ``RETURNING`` nor write in a CTE, so it takes a few
 statements more in a transaction.
 
@@ -187,34 +189,51 @@ async def postpone(event_id: UUID, webhook_id: UUID, until: datetime) -> None:
 
 
 async def claim(
-    event_id: UUID, webhook_id: UUID, now: datetime, lease_until: datetime
-) -> Claimed | None:
-    """Start the next attempt of a pending delivery that has none in flight: ``attempts`` + 1,
-    ``attempt_started_at`` now, and a lease (``next_attempt_at``) after which the attempt counts
-    as cut short. ``None`` when there is nothing to claim."""
+    pairs: Sequence[tuple[UUID, UUID]], now: datetime, lease_until: datetime
+) -> list[Claimed | None]:
+    """Start the next attempt of each pending (event, subscription) pair that has none in flight:
+    ``attempts`` + 1, ``attempt_started_at`` now, and a lease (``next_attempt_at``) after which the
+    attempt counts as cut short. One result per pair, in order: ``None`` when there is nothing to
+    claim (a pair named twice is claimed once, for the first).
+
+    PostgreSQL claims them all in one statement, which reads each claim's target in the same
+    ``UPDATE ... FROM``; SQLite takes a statement or two per pair. Each pair is found by its own
+    subquery, which only the unique (event, subscription) index answers well: as a join, a
+    generic plan over a table without statistics yet (a burst into a new database) walked every
+    pending delivery of the subscription for each pair."""
     claim_sql = (
         "UPDATE webhook_deliveries AS d SET attempts = d.attempts + 1, attempt_started_at = {}, "
         "next_attempt_at = {}, updated_at = {} "
     )
-    where = (
-        "d.event_id = {} AND d.webhook_id = {} AND d.status = 'pending' "
-        "AND d.attempt_started_at IS NULL"
-    )
+    claimable = "d.status = 'pending' AND d.attempt_started_at IS NULL"
+    found: dict[tuple[UUID, UUID], Claimed] = {}
+    if not pairs:
+        return []
     if _postgres():
         rows = await _sql(
-            f"{claim_sql}FROM webhooks AS w, outbox_events AS e WHERE {where} "
-            "AND w.id = d.webhook_id AND e.id = d.event_id "
-            f"RETURNING d.id AS id, d.attempts AS attempts, {TARGET_COLUMNS}",
-            now, lease_until, now, event_id, webhook_id,
+            f"{claim_sql}FROM webhooks AS w, outbox_events AS e, "
+            "(SELECT DISTINCT * FROM unnest({}::uuid[], {}::uuid[])) AS p(event_id, webhook_id) "
+            "WHERE d.id = (SELECT x.id FROM webhook_deliveries AS x "
+            "WHERE x.event_id = p.event_id AND x.webhook_id = p.webhook_id) "
+            f"AND {claimable} AND w.id = p.webhook_id AND e.id = p.event_id "
+            "RETURNING d.id AS id, d.attempts AS attempts, d.event_id AS event_id, "
+            f"d.webhook_id AS webhook_id, {TARGET_COLUMNS}",
+            now, lease_until, now, [e for e, _ in pairs], [w for _, w in pairs],
         )  # fmt: skip
-        return _claimed(rows[0], rows[0]["attempts"]) if rows else None
-    rows = await _sql(
-        f"{claim_sql}WHERE {where} RETURNING id, attempts",
-        now, lease_until, now, event_id, webhook_id,
-    )  # fmt: skip
-    if not rows:
-        return None
-    return await _with_target(rows[0]["id"], rows[0]["attempts"])
+        found = {
+            (row["event_id"], row["webhook_id"]): _claimed(row, row["attempts"]) for row in rows
+        }
+    else:
+        for pair in dict.fromkeys(pairs):
+            rows = await _sql(
+                f"{claim_sql}WHERE d.event_id = {{}} AND d.webhook_id = {{}} AND {claimable} "
+                "RETURNING id, attempts",
+                now, lease_until, now, *pair,
+            )  # fmt: skip
+            claimed = await _with_target(rows[0]["id"], rows[0]["attempts"]) if rows else None
+            if claimed is not None:
+                found[pair] = claimed
+    return [found.pop(pair, None) for pair in pairs]
 
 
 async def _with_target(delivery_id: UUID, attempt: int) -> Claimed | None:
@@ -279,52 +298,78 @@ class Outcome:
     """Set when the answer disables the subscription (410)."""
 
 
-async def record(outcome: Outcome, now: datetime) -> bool:
-    """Record an attempt: the delivery's new state, the attempt in its log, and the subscription
-    disabled when the outcome says so. ``False`` (nothing written) when the attempt is no longer
-    the delivery's current one."""
-    update_args = [
-        outcome.status, outcome.status_code, outcome.error, outcome.next_attempt_at,
-        outcome.delivered_at, now, outcome.delivery_id, outcome.attempt,
-    ]  # fmt: skip
-    attempt_args = [
-        uuid4(), outcome.attempt, outcome.status_code, outcome.error, outcome.duration_ms,
-        outcome.started_at,
-    ]  # fmt: skip
+async def record(outcomes: Sequence[Outcome], now: datetime) -> list[bool]:
+    """Record attempts: each delivery's new state, the attempt in its log, and its subscription
+    disabled when the outcome says so. One result per outcome, in order: ``False`` (nothing
+    written) when the attempt is no longer its delivery's current one.
+
+    PostgreSQL records them all in one statement (the updates, the log entries and the disabled
+    subscriptions are CTEs of it); SQLite takes a transaction of a few statements per outcome."""
     update = (
-        "UPDATE webhook_deliveries SET status = {}, last_status_code = {}, last_error = {}, "
-        "next_attempt_at = {}, delivered_at = {}, attempt_started_at = NULL, dispatched_at = NULL, "
-        "updated_at = {} "
-        "WHERE id = {} AND status = 'pending' AND attempts = {} "
-        "AND attempt_started_at IS NOT NULL RETURNING id, webhook_id"
+        "UPDATE webhook_deliveries AS d SET status = {}, last_status_code = {}, "
+        "last_error = {}, next_attempt_at = {}, delivered_at = {}, attempt_started_at = NULL, "
+        "dispatched_at = NULL, updated_at = {} "
     )
+    current = "d.status = 'pending' AND d.attempt_started_at IS NOT NULL"
+    if not outcomes:
+        return []
     disable = "UPDATE webhooks SET active = FALSE, disabled_reason = {} WHERE id = "
     if _postgres():
-        disabled = ""
-        disable_args: list[Any] = []
-        if outcome.disable_reason is not None:
-            disabled = f", disabled AS ({disable}(SELECT webhook_id FROM updated))"
-            disable_args = [outcome.disable_reason]
+        columns = list(zip(*[_outcome_values(outcome) for outcome in outcomes], strict=True))
         rows = await _sql(
-            f"WITH updated AS ({update}), logged AS (INSERT INTO webhook_delivery_attempts "
-            "(id, delivery_id, attempt, status_code, error, duration_ms, started_at) "
-            "SELECT {}::uuid, id, {}::integer, {}::integer, {}::text, {}::integer, "
-            f"{{}}::timestamptz FROM updated){disabled} SELECT id FROM updated",
-            *update_args,
-            *attempt_args,
-            *disable_args,
-        )
-        return bool(rows)
-    async with transaction():
-        rows = await _sql(update, *update_args)
-        if not rows:
-            return False
-        aid, attempt, code, error, duration, started = attempt_args
-        await _sql(
-            "INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, status_code, error, "
-            "duration_ms, started_at) VALUES ({}, {}, {}, {}, {}, {}, {})",
-            aid, outcome.delivery_id, attempt, code, error, duration, started,
+            "WITH o AS (SELECT * FROM unnest({}::uuid[], {}::integer[], {}::text[], "
+            "{}::integer[], {}::text[], {}::timestamptz[], {}::timestamptz[], {}::uuid[], "
+            "{}::integer[], {}::timestamptz[], {}::text[]) AS o(delivery_id, attempt, status, "
+            "status_code, error, next_attempt_at, delivered_at, log_id, duration_ms, started_at, "
+            "disable_reason)), "
+            "updated AS (UPDATE webhook_deliveries AS d SET status = o.status, "
+            "last_status_code = o.status_code, last_error = o.error, "
+            "next_attempt_at = o.next_attempt_at, delivered_at = o.delivered_at, "
+            "attempt_started_at = NULL, dispatched_at = NULL, updated_at = {} "
+            f"FROM o WHERE d.id = o.delivery_id AND d.attempts = o.attempt AND {current} "
+            "RETURNING d.id AS id, d.webhook_id AS webhook_id, o.log_id AS log_id, "
+            "o.attempt AS attempt, o.status_code AS status_code, o.error AS error, "
+            "o.duration_ms AS duration_ms, o.started_at AS started_at, "
+            "o.disable_reason AS disable_reason), "
+            "logged AS (INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, "
+            "status_code, error, duration_ms, started_at) SELECT log_id, id, attempt, "
+            "status_code, error, duration_ms, started_at FROM updated), "
+            "disabled AS (UPDATE webhooks AS w SET active = FALSE, "
+            "disabled_reason = g.disable_reason FROM (SELECT DISTINCT ON (webhook_id) "
+            "webhook_id, disable_reason FROM updated WHERE disable_reason IS NOT NULL) AS g "
+            "WHERE w.id = g.webhook_id) "
+            "SELECT id FROM updated",
+            *[list(column) for column in columns], now,
         )  # fmt: skip
-        if outcome.disable_reason is not None:
-            await _sql(f"{disable}{{}}", outcome.disable_reason, rows[0]["webhook_id"])
-    return True
+        recorded = {row["id"] for row in rows}
+        return [outcome.delivery_id in recorded for outcome in outcomes]
+    results = []
+    for outcome in outcomes:
+        async with transaction():
+            rows = await _sql(
+                f"{update}WHERE d.id = {{}} AND d.attempts = {{}} AND {current} "
+                "RETURNING id, webhook_id",
+                outcome.status, outcome.status_code, outcome.error, outcome.next_attempt_at,
+                outcome.delivered_at, now, outcome.delivery_id, outcome.attempt,
+            )  # fmt: skip
+            if rows:
+                await _sql(
+                    "INSERT INTO webhook_delivery_attempts (id, delivery_id, attempt, "
+                    "status_code, error, duration_ms, started_at) "
+                    "VALUES ({}, {}, {}, {}, {}, {}, {})",
+                    uuid4(), outcome.delivery_id, outcome.attempt, outcome.status_code,
+                    outcome.error, outcome.duration_ms, outcome.started_at,
+                )  # fmt: skip
+                if outcome.disable_reason is not None:
+                    await _sql(f"{disable}{{}}", outcome.disable_reason, rows[0]["webhook_id"])
+        results.append(bool(rows))
+    return results
+
+
+def _outcome_values(outcome: Outcome) -> tuple[Any, ...]:
+    """An outcome as one row of :func:`record`'s arrays, in their order."""
+    return (
+        outcome.delivery_id, outcome.attempt, outcome.status, outcome.status_code, outcome.error,
+        outcome.next_attempt_at, outcome.delivered_at, uuid4(), outcome.duration_ms,
+        outcome.started_at, outcome.disable_reason,
+    )  # fmt: skip

@@ -4,6 +4,7 @@ real HTTP receiver on 127.0.0.1 and signatures checked by the stock Standard Web
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -13,13 +14,15 @@ import pytest
 from httpx import AsyncClient
 from standardwebhooks.webhooks import Webhook as StockVerifier
 
+from app.services.outbox import record_events
 from app.services.webhook_delivery import (
     attempt_delivery,
     delivery_client,
     relay_outbox,
 )
 from app.settings import Settings, get_settings
-from db.tables import WebhookDelivery
+from db.tables import OutboxEvent, WebhookDelivery
+from db.transactions import transaction
 from tests.statements import count_statements
 from tests.support import Tenant, create_venue, ok, place_order
 from tests.webhooks_support import (
@@ -229,6 +232,27 @@ async def test_deleting_a_subscription_drops_its_pending_deliveries(
     assert (
         await WebhookDelivery.count().where(WebhookDelivery.organization_id == tenant.org_id) == 0
     )
+
+
+async def test_ten_thousand_events_are_recorded_in_one_call(tenant: Tenant) -> None:
+    """More events than one statement can carry (PostgreSQL's 32,767 parameters, 5 an event):
+    all recorded, in the order given, as one unit."""
+    events = [("order.confirmed", {"n": n}) for n in range(10_000)]
+    async with transaction():
+        ids = await record_events(tenant.org_id, events)
+    assert len(set(ids)) == len(events)
+    rows = await OutboxEvent.select(OutboxEvent.id, OutboxEvent.payload).where(
+        OutboxEvent.organization_id == tenant.org_id
+    )
+    payloads = {row["id"]: json.loads(row["payload"])["n"] for row in rows}
+    assert [payloads[event_id] for event_id in ids] == list(range(10_000))
+
+    with pytest.raises(ValueError, match="boom"):
+        async with transaction():
+            await record_events(tenant.org_id, events)
+            raise ValueError("boom")
+    assert await OutboxEvent.count().where(OutboxEvent.organization_id == tenant.org_id) == 10_000
+    await OutboxEvent.delete().where(OutboxEvent.organization_id == tenant.org_id)
 
 
 async def test_concurrent_relays_never_take_the_same_event(

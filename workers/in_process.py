@@ -19,6 +19,7 @@ import httpx
 from app.readiness import MigrationGate
 from app.services.outbox import wake_in_process
 from app.services.webhook_delivery import (
+    AttemptBatches,
     DeliveryRef,
     InFlight,
     attempt_delivery,
@@ -38,10 +39,16 @@ room."""
 
 
 async def _attempt(
-    ref: DeliveryRef, client: httpx.AsyncClient, settings: Settings, slots: InFlight
+    ref: DeliveryRef,
+    client: httpx.AsyncBaseTransport,
+    settings: Settings,
+    slots: InFlight,
+    batches: AttemptBatches,
 ) -> None:
     try:
-        await attempt_delivery(ref, client=client, settings=settings, in_flight=slots)
+        await attempt_delivery(
+            ref, client=client, settings=settings, in_flight=slots, batches=batches
+        )
     except Exception:
         logger.exception("webhook delivery attempt failed; it is retried when its lease ends")
 
@@ -55,6 +62,7 @@ async def run_in_process(
     wake = asyncio.Event()
     running: set[asyncio.Task[None]] = set()
     slots = InFlight(PER_SUBSCRIPTION)
+    batches = AttemptBatches()
     forget = wake_in_process(wake.set)
 
     def finished(task: asyncio.Task[None]) -> None:
@@ -65,7 +73,7 @@ async def run_in_process(
 
         async def start(refs: Sequence[DeliveryRef]) -> None:
             for ref in refs:
-                task = asyncio.create_task(_attempt(ref, client, settings, slots))
+                task = asyncio.create_task(_attempt(ref, client, settings, slots, batches))
                 running.add(task)
                 task.add_done_callback(finished)
 

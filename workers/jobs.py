@@ -7,7 +7,6 @@ same services directly (``workers/in_process.py``).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -17,8 +16,8 @@ from arq import ArqRedis
 
 from app.services.webhook_delivery import DeliveryRef, attempt_delivery
 from app.settings import Settings
+from workers.arq_batches import enqueue_jobs
 
-ENQUEUE_CONCURRENCY = 50
 JOB_EXPIRES = timedelta(days=1)
 """A job not started within this is dropped by arq; its delivery is handed out again anyway once
 its lease ends (``DISPATCH_LEASE``)."""
@@ -27,22 +26,19 @@ its lease ends (``DISPATCH_LEASE``)."""
 async def enqueue_deliveries(
     redis: ArqRedis, refs: Sequence[DeliveryRef], settings: Settings
 ) -> None:
-    """One ``deliver`` job per pair, with the pair's deterministic job id: arq refuses a job id
-    that is already queued or running, so a pair is never enqueued twice."""
-    for start in range(0, len(refs), ENQUEUE_CONCURRENCY):
-        await asyncio.gather(
-            *[
-                redis.enqueue_job(
-                    "deliver",
-                    str(ref.event_id),
-                    str(ref.webhook_id),
-                    _job_id=ref.job_id(settings.queue_name),
-                    _queue_name=settings.queue_name,
-                    _expires=JOB_EXPIRES,
-                )
-                for ref in refs[start : start + ENQUEUE_CONCURRENCY]
-            ]
-        )
+    """One ``deliver`` job per pair, with the pair's deterministic job id, all in one round trip:
+    a job id that is already queued or running is left alone, so a pair is never enqueued
+    twice (``workers/arq_batches.py``)."""
+    await enqueue_jobs(
+        redis,
+        "deliver",
+        [
+            (ref.job_id(settings.queue_name), (str(ref.event_id), str(ref.webhook_id)))
+            for ref in refs
+        ],
+        queue_name=settings.queue_name,
+        expires_ms=int(JOB_EXPIRES.total_seconds() * 1000),
+    )
 
 
 async def deliver(ctx: dict[str, Any], event_id: str, webhook_id: str) -> str:
@@ -55,6 +51,7 @@ async def deliver(ctx: dict[str, Any], event_id: str, webhook_id: str) -> str:
             client=ctx["http"],
             settings=ctx["settings"],
             in_flight=ctx["in_flight"],
+            batches=ctx["batches"],
         )
     finally:
         ctx["wake"]()

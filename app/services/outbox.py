@@ -13,6 +13,7 @@ process (the demo) directly, after the commit. The relay still polls, as the saf
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -21,7 +22,7 @@ import msgspec
 from app.observability import OutboxBacklog
 from app.timeutil import as_utc, utcnow
 from db.tables import OutboxEvent
-from db.transactions import after_commit
+from db.transactions import after_commit, transaction
 
 NOTIFY_CHANNEL = "ticketing_outbox"
 """The PostgreSQL channel of new relay work (NOTIFY is per database, so per deployment)."""
@@ -55,6 +56,10 @@ async def announce_work() -> None:
         await after_commit(_wake_in_process)
 
 
+EVENTS_PER_STATEMENT = 1000
+"""Events per INSERT: 5 parameters each, well below PostgreSQL's 32,767 parameters a statement
+(and SQLite's 32,766)."""
+
 EVENT_TYPES: tuple[str, ...] = (
     "order.created",
     "order.confirmed",
@@ -75,9 +80,9 @@ async def record_event(organization_id: UUID, event_type: str, data: dict[str, A
 async def record_events(
     organization_id: UUID, events: list[tuple[str, dict[str, Any]]]
 ) -> list[UUID]:
-    """Append several domain events in one statement (e.g. one per cancelled ticket), and wake
-    the relay when the transaction commits (on PostgreSQL the ``NOTIFY`` is part of the same
-    statement, so it costs no round trip).
+    """Append several domain events in one statement (e.g. one per cancelled ticket), or one per
+    :data:`EVENTS_PER_STATEMENT` of them, and wake the relay when the transaction commits (on
+    PostgreSQL the ``NOTIFY`` is part of the same statement, so it costs no round trip).
 
     Fixed SQL rather than Piccolo's insert, whose row building costs more CPU than the
     statement itself on hot paths such as a scan.
@@ -89,21 +94,32 @@ async def record_events(
         return []
     ids = [uuid4() for _ in events]
     now = utcnow()
-    values: list[Any] = []
-    for event_id, (event_type, data) in zip(ids, events, strict=True):
-        values += [event_id, organization_id, event_type, msgspec.json.encode(data).decode(), now]
-    rows = ", ".join(["({}, {}, {}, {}, {})"] * len(events))
+    rows = [
+        (event_id, organization_id, event_type, msgspec.json.encode(data).decode(), now)
+        for event_id, (event_type, data) in zip(ids, events, strict=True)
+    ]
+    if len(rows) <= EVENTS_PER_STATEMENT:
+        await _insert(rows)
+    else:
+        async with transaction():  # the chunks are one unit, as one statement would be
+            for start in range(0, len(rows), EVENTS_PER_STATEMENT):
+                await _insert(rows[start : start + EVENTS_PER_STATEMENT])
+    if _in_process_relays:
+        await after_commit(_wake_in_process)
+    return ids
+
+
+async def _insert(rows: list[tuple[UUID, UUID, str, str, datetime]]) -> None:
+    values = [value for row in rows for value in row]
+    placeholders = ", ".join(["({}, {}, {}, {}, {})"] * len(rows))
     insert = (
         f"INSERT INTO outbox_events (id, organization_id, event_type, payload, created_at) "
-        f"VALUES {rows}"
+        f"VALUES {placeholders}"
     )
     if _postgres():
         await OutboxEvent.raw(f"WITH inserted AS ({insert}) {_NOTIFY}", *values)
     else:
         await OutboxEvent.raw(insert, *values)
-    if _in_process_relays:
-        await after_commit(_wake_in_process)
-    return ids
 
 
 async def outbox_backlog() -> OutboxBacklog:

@@ -129,3 +129,77 @@ async def test_a_host_whose_resolver_hangs_holds_one_resolver_thread_not_all(
         hung.set()
     assert (by_name.status_code, by_address.status_code) == (202, 202)
     assert all(isinstance(error, httpx.ConnectError) for error in errors)
+
+
+class KeepAliveListener:
+    """A TCP listener on 127.0.0.1 answering 200 to every request of a connection, kept open;
+    with ``hold`` set, each answer waits until ``hold`` is released. Counts connections, and the
+    most requests it had in hand at once."""
+
+    def __init__(self, hold: asyncio.Event | None = None) -> None:
+        self.hold = hold
+        self.connections = 0
+        self.in_hand = 0
+        self.most_in_hand = 0
+        self.busier = asyncio.Event()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = next(
+                    int(line.split(b":")[1])
+                    for line in head.lower().split(b"\r\n")
+                    if line.startswith(b"content-length:")
+                )
+                await reader.readexactly(length)
+                self.in_hand += 1
+                if self.in_hand > self.most_in_hand:
+                    self.most_in_hand = self.in_hand
+                    self.busier.set()
+                if self.hold is not None:
+                    await self.hold.wait()
+                self.in_hand -= 1
+                writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[str]:
+        server = await asyncio.start_server(self._handle, "127.0.0.1", free_port())
+        try:
+            yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/hook"
+        finally:
+            if self.hold is not None:
+                self.hold.set()
+            server.close()
+            await asyncio.wait_for(server.wait_closed(), 5)
+
+
+async def test_one_kept_alive_connection_carries_requests_one_after_another() -> None:
+    listener = KeepAliveListener()
+    async with listener.serving() as url, client(allow_private=True) as http:
+        answers = [await http.post(url, content=b"{}") for _ in range(20)]
+    assert [(a.status_code, a.content) for a in answers] == [(200, b"ok")] * 20
+    assert listener.connections == 1
+
+
+async def test_requests_beyond_max_connections_wait_for_a_free_one() -> None:
+    hold = asyncio.Event()
+    listener = KeepAliveListener(hold)
+    transport = PublicTransport(allow_private=True, max_connections=3)
+    async with listener.serving() as url, httpx.AsyncClient(transport=transport) as http:
+        sending = [asyncio.create_task(http.post(url, content=b"{}")) for _ in range(10)]
+        while listener.most_in_hand < 3:
+            listener.busier.clear()
+            await asyncio.wait_for(listener.busier.wait(), 10)
+        assert not any(task.done() for task in sending)
+        hold.set()
+        answers = await asyncio.wait_for(asyncio.gather(*sending), 10)
+    assert [answer.status_code for answer in answers] == [200] * 10
+    assert listener.most_in_hand == 3
+    assert listener.connections == 3
