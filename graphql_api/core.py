@@ -19,8 +19,7 @@ Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 from __future__ import annotations
 
 from asyncio import Future, wait
-from collections.abc import Awaitable, Callable, Generator
-from types import CoroutineType, SimpleNamespace
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import strawberry
@@ -79,36 +78,6 @@ the items. ``graphql_api.scopes.relation`` and ``graphql_api.scopes.direct_field
 fields."""
 
 Direct = Callable[..., Any]
-
-
-class Ahead:
-    """What a direct resolver answers for a record still to be read whose attributes ``known``
-    are known before it is (``Ahead(EVENTS.get(principal, event_id), id=event_id)``): an
-    awaitable of the record, nothing more to graphql-core and Strawberry.
-
-    :class:`PlainFieldsExecutor`, completing such a field, first calls the direct resolvers
-    selected on the record with a stand-in holding only ``known`` (their arguments coerced as
-    they will be): a nested page keyed by the record's id asks its loader at once, so the page's
-    statement goes out on another pool connection while the record is read, and the field asks
-    the same loader for the same key when the record is there. A direct resolver that needs
-    more than ``known`` raises on the stand-in and is ignored; a load is only started, never
-    shown: when the record turns out to be missing or not the caller's, the field is null as
-    before, and what was loaded (scoped to the caller as every load is) goes unread."""
-
-    __slots__ = ("awaitable", "known")
-
-    def __init__(self, awaitable: Awaitable[Any], **known: Any) -> None:
-        self.awaitable = awaitable
-        self.known = known
-
-    def __await__(self) -> Generator[Any, None, Any]:
-        return self.awaitable.__await__()
-
-
-def _retrieve(loaded: Future[Any]) -> None:
-    """Mark a started load's error as seen: the field that waits for it raises it again."""
-    if not loaded.cancelled():
-        loaded.exception()
 
 
 class DirectResolver:
@@ -387,8 +356,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         if isinstance(value, Exception):
             return _ORDINARY
         grouped_field_set = collected.grouped_field_set
-        if isinstance(value, Ahead):
-            self._start_ahead(relation.object_type, grouped_field_set, value.known)
         if self.is_awaitable(value):
             return self._related_awaited(
                 value, relation.object_type, grouped_field_set, field_details_list, path
@@ -411,38 +378,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 return None
 
         return await_completed()
-
-    def _start_ahead(
-        self, object_type: GraphQLObjectType, grouped_field_set: Any, known: dict[str, Any]
-    ) -> None:
-        """Call the direct resolvers selected on a record still to come with a stand-in holding
-        its ``known`` attributes (see :class:`Ahead`), so that their loads start now."""
-        stand_in = SimpleNamespace(**known)
-        context = self.context_value
-        for field_details_list in grouped_field_set.values():
-            details = field_details_list[0]
-            field = self.schema.get_field(object_type, details.node.name.value)
-            if field is None or not isinstance(field.resolve, DirectResolver):
-                continue
-            try:
-                arguments = (
-                    get_argument_values(
-                        field,
-                        details.node,
-                        self.variable_values,
-                        details.fragment_variable_values,
-                        self.hide_suggestions,
-                    )
-                    if field.args
-                    else {}
-                )
-                started = field.resolve.call(stand_in, context, arguments)
-            except Exception:  # needs more than is known, or refused: asked again on the record
-                continue
-            if isinstance(started, Future):
-                started.add_done_callback(_retrieve)
-            elif isinstance(started, CoroutineType):  # nothing a later call would find
-                started.close()
 
     async def _related_awaited(
         self,

@@ -49,7 +49,6 @@ from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
 from app.services.webhooks import DELIVERIES, WEBHOOKS
 from graphql_api.context import Context, Info, principal_of, settings_of
-from graphql_api.core import Ahead
 from graphql_api.inputs import (
     CreateEventInput,
     CreateScannerInput,
@@ -116,8 +115,7 @@ class Query:
 
     @direct_field(EVENTS)
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
-        event_id = parse_id(id, "id")
-        return Ahead(EVENTS.get(context.principal, event_id), id=event_id)  # type: ignore[return-value]
+        return EVENTS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
 
     @field(TIMESLOTS, "The timeslots of an event.")
     @filtered(TIMESLOTS)
@@ -195,8 +193,7 @@ class Query:
 
     @direct_field(ORDERS)
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
-        order_id = parse_id(id, "id")
-        return Ahead(ORDERS.get(context.principal, order_id), id=order_id)  # type: ignore[return-value]
+        return ORDERS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
 
     @direct_field(TICKETS)
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:

@@ -541,7 +541,7 @@ async def test_unknown_or_foreign_ids_are_not_found_on_their_field(
         client, other_tenant, theirs.event["id"], theirs.timeslot["id"], [theirs.ticket_type["id"]]
     )
     mine = await create_event(client, tenant)
-    # The page of tickets is read while the event is (graphql_api.core.Ahead): still nothing.
+    # Another organization's event with tickets: null, and nothing of its page.
     page = await graphql(
         client, tenant.headers, operation("TicketPage"), {"id": theirs.event["id"]}
     )

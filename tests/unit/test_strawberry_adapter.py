@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import uuid
 from decimal import Decimal
@@ -15,7 +14,6 @@ from strawberry.extensions import SchemaExtension
 
 from graphql_api.core import (
     DIRECT_RESOLVER,
-    Ahead,
     DirectResolver,
     PlainFieldsExecutor,
     core_schema,
@@ -392,105 +390,3 @@ async def test_an_object_from_a_direct_resolver_with_arguments_completes_as_befo
     assert data is not None and data["a0_1"] == {"name": "ann"} and data["v"] == {"name": "bo"}
     assert data["a1_0"] is None and data["a2_1"] is None and data["a3_1"] is None
     assert len(errors) == 7
-
-
-def _shelves_of(source: Any, context: dict[str, Any], *, first: int) -> Any:
-    """A nested page as ``graphql_api.types`` declares them: asks its loader by the parent's id."""
-    return context["pages"].load((source.id, first))
-
-
-def _keeper_of(source: Any, context: dict[str, Any]) -> Any:
-    """A relation reading an attribute a stand-in does not hold."""
-    return Owner(name=source.keeper)
-
-
-@strawberry.type
-class Library:
-    id: int
-    keeper: strawberry.Private[str]
-
-    @strawberry.field(metadata={DIRECT_RESOLVER: _shelves_of})
-    def shelves(self, info: strawberry.Info, first: int) -> list[Owner] | None:
-        return _shelves_of(self, info.context, first=first)  # type: ignore[no-any-return]
-
-    @strawberry.field(metadata={DIRECT_RESOLVER: _keeper_of})
-    def keeper_record(self, info: strawberry.Info) -> Owner | None:
-        return _keeper_of(self, info.context)  # type: ignore[no-any-return]
-
-
-LIBRARIES = {1: "Ann", 2: "Bo"}
-"""The libraries the caller may read; 3 exists for someone else only."""
-
-
-def _library(source: Any, context: dict[str, Any], *, id: int) -> Any:
-    """A root lookup answering :class:`Ahead`: the record's id is known before it is read."""
-
-    async def read() -> Any:
-        started = context.get("page_started")
-        if started is not None:  # proves the page's load is under way while the row is read
-            await asyncio.wait_for(started.wait(), 2)
-        if id < 0:
-            raise ValueError("failed later")
-        return Library(id=id, keeper=LIBRARIES[id]) if id in LIBRARIES else None
-
-    return Ahead(read(), id=id)
-
-
-@strawberry.type
-class LibraryQuery:
-    @strawberry.field(metadata={DIRECT_RESOLVER: _library})
-    def library(self, info: strawberry.Info, id: int) -> Library | None:
-        return _library(self, info.context, id=id)  # type: ignore[no-any-return]
-
-
-def _library_context(concurrent: bool) -> tuple[dict[str, Any], list[list[Any]]]:
-    from strawberry.dataloader import DataLoader
-
-    batches: list[list[Any]] = []
-    started = asyncio.Event()
-
-    async def load(keys: list[Any]) -> list[Any]:
-        batches.append(keys)
-        started.set()
-        return [
-            [Owner(name=f"{LIBRARIES.get(i, 'other')}-{n}") for n in range(first)]
-            for i, first in keys
-        ]
-
-    context: dict[str, Any] = {"pages": DataLoader(load_fn=load)}
-    if concurrent:
-        context["page_started"] = started
-    return context, batches
-
-
-async def test_a_lookup_answering_ahead_starts_its_nested_loads_before_its_record() -> None:
-    """A root field answering ``Ahead`` completes as Strawberry's own execution completes it
-    (found, missing, failing; relations needing more than the known id), and its nested page's
-    load is under way while the record is still being read (the record waits for it), asked
-    once for the key the field asks again."""
-    ordinary = strawberry.Schema(query=LibraryQuery)
-    direct = strawberry.Schema(query=LibraryQuery, execution_context_class=PlainFieldsExecutor)
-    install_direct_resolvers(direct)
-    query = """query Q($id: Int!, $n: Int!) {
-      library(id: $id) { id shelves(first: $n) { name } keeperRecord { name } }
-    }"""
-    for library_id in (1, 3, -1):
-        answers = []
-        for schema in (ordinary, direct):
-            context, _ = _library_context(concurrent=False)
-            result = await schema.execute(
-                query, variable_values={"id": library_id, "n": 2}, context_value=context
-            )
-            answers.append((result.data, [(e.message, e.path) for e in result.errors or []]))
-        assert answers[0] == answers[1], library_id
-    context, batches = _library_context(concurrent=True)
-    result = await direct.execute(query, variable_values={"id": 2, "n": 2}, context_value=context)
-    assert result.errors is None
-    assert result.data == {
-        "library": {
-            "id": 2,
-            "shelves": [{"name": "Bo-0"}, {"name": "Bo-1"}],
-            "keeperRecord": {"name": "Bo"},
-        }
-    }
-    assert batches == [[(2, 2)]]
