@@ -8,7 +8,6 @@ graceful shutdown, and gives the processes of ``--workers N`` one metrics direct
 
 from __future__ import annotations
 
-import gc
 import importlib.util
 import logging
 import os
@@ -16,8 +15,6 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import uvicorn
@@ -42,27 +39,6 @@ def fast_stack() -> tuple[str, str]:
     loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
     http = "httptools" if importlib.util.find_spec("httptools") else "h11"
     return loop, http
-
-
-YOUNG_COLLECTION_THRESHOLD = 50_000
-"""Allocations between two collections of CPython's youngest generation while the application
-serves (CPython's default: 700). A GraphQL page leaves enough containers alive while it runs that
-with the default about every other page paid for a collection (0.2 to 0.5 ms) in the middle of
-its request; collected a seventieth as often, the same work falls on about one page in a hundred
-(docs/decisions.md, "GraphQL speed"). Reference counting still frees at once whatever is not in
-a cycle, so memory grows by at most the cyclic garbage of that many allocations."""
-
-
-@asynccontextmanager
-async def fewer_young_collections(_: Any) -> AsyncIterator[None]:
-    """An application lifespan: :data:`YOUNG_COLLECTION_THRESHOLD` while it serves (in every
-    worker process: each builds its own application), the thresholds before it afterwards."""
-    before = gc.get_threshold()
-    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
 
 
 def _exit_quietly(signum: int, _: Any) -> None:

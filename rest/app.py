@@ -16,7 +16,6 @@ from app import stopping
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
-from app.server import fewer_young_collections
 from app.services.live import serving_hub
 from app.services.oauth.dev_provider import DevProvider
 from app.settings import Settings, get_settings
@@ -137,7 +136,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
     if settings.dev_idp_directory is not None:
         state[PROVIDER_STATE] = DevProvider.from_settings(settings)
         dev_idp_routes = DEV_IDP_ROUTES
-    lifespan = [fewer_young_collections, database, live_updates]
+    lifespan = [database, live_updates]
     if settings.metrics:
         lifespan.append(pool_gauges)
     if not settings.redis_url:
