@@ -537,7 +537,18 @@ async def test_unknown_or_foreign_ids_are_not_found_on_their_field(
     client: AsyncClient, tenant: Tenant, other_tenant: Tenant
 ) -> None:
     theirs = await create_venue(client, other_tenant)
+    await place_order(
+        client, other_tenant, theirs.event["id"], theirs.timeslot["id"], [theirs.ticket_type["id"]]
+    )
     mine = await create_event(client, tenant)
+    # Another organization's event with tickets: null, and nothing of its page.
+    page = await graphql(
+        client, tenant.headers, operation("TicketPage"), {"id": theirs.event["id"]}
+    )
+    assert page["data"] == {"event": None}
+    assert [(e["path"], e["extensions"]["code"]) for e in page["errors"]] == [
+        (["event"], "NOT_FOUND")
+    ]
     body = await graphql(
         client,
         tenant.headers,
