@@ -12,7 +12,6 @@ with httpcore's exceptions for timeouts and socket errors, as ``AnyIOStream`` ra
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ssl
 from collections.abc import Iterable
 from typing import Any
@@ -49,9 +48,10 @@ class AsyncioStream(httpcore.AsyncNetworkStream):
             raise httpcore.WriteError(str(error) or type(error).__name__) from error
 
     async def aclose(self) -> None:
+        # Not waiting for the close to complete: over TLS that waits for the peer's close_notify
+        # (up to asyncio's 30 s), and the connection pool closes connections while holding a
+        # slot. asyncio finishes the close on its own.
         self._writer.close()
-        with contextlib.suppress(OSError):
-            await self._writer.wait_closed()
 
     async def start_tls(
         self,
