@@ -274,7 +274,7 @@ async def bench(args: argparse.Namespace) -> None:
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
         )
 
-        for rate in args.rate:
+        for rate in args.rate if "lag" in args.only else []:
             lags, received = await steady_lag(receiver, lag_org, rate, args.seconds)
             print(
                 f"lag at {rate} events/s ({len(lags)} events, received at {received:.0f}/s): "
@@ -283,12 +283,14 @@ async def bench(args: argparse.Namespace) -> None:
             )
 
         pids = [process.pid for process in workers]
-        wide = await against_floor(receiver, base_url, wide_org, 1, 200, pids)
-        print(f"1 event to 200 subscriptions: {wide}")
-        burst = await against_floor(
-            receiver, base_url, burst_org, args.events, args.floor_posts, pids
-        )
-        print(f"{args.events} events to 5 subscriptions: {burst}")
+        if "wide" in args.only:
+            wide = await against_floor(receiver, base_url, wide_org, 1, 200, pids)
+            print(f"1 event to 200 subscriptions: {wide}")
+        if "burst" in args.only:
+            burst = await against_floor(
+                receiver, base_url, burst_org, args.events, args.floor_posts, pids
+            )
+            print(f"{args.events} events to 5 subscriptions: {burst}")
         print(f"load average at the end {os.getloadavg()[0]:.1f}")
         print(f"duplicates received: {receiver.requests - len(receiver.arrivals)}")
     finally:
@@ -320,6 +322,12 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000, help="events of the burst")
     parser.add_argument(
         "--floor-posts", type=int, default=2_000, help="POSTs of each floor of the burst"
+    )
+    parser.add_argument(
+        "--only",
+        type=lambda text: set(text.split(",")),
+        default={"lag", "wide", "burst"},
+        help="phases to run, of lag,wide,burst (all by default): e.g. --only wide to iterate",
     )
     args = parser.parse_args()
     database = f"ticketing_bench_{uuid.uuid4().hex[:8]}"

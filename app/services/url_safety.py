@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpcore
 
 from app.errors import InvalidInput
+from app.services import network_streams
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -135,7 +136,8 @@ class PublicNetworkBackend(httpcore.AsyncNetworkBackend):
     """Connects only to checked addresses: resolve, check every address, connect to one of them.
 
     TLS still verifies the certificate against the URL's host name (httpcore passes the origin's
-    host as ``server_hostname``), so pinning the address costs no security.
+    host as ``server_hostname``), so pinning the address costs no security. The connections are
+    asyncio's own streams (:mod:`app.services.network_streams`), not anyio's.
 
     Connections to one host that start while its name is being resolved share that resolution:
     the resolver runs in the event loop's few executor threads, and a subscriber whose DNS never
@@ -145,7 +147,6 @@ class PublicNetworkBackend(httpcore.AsyncNetworkBackend):
 
     def __init__(self, *, allow_private: bool) -> None:
         self._allow_private = allow_private
-        self._backend = httpcore.AnyIOBackend()
         self._resolving: dict[str, asyncio.Future[list[IPAddress]]] = {}
 
     async def _addresses(self, host: str, port: int) -> list[IPAddress]:
@@ -180,7 +181,7 @@ class PublicNetworkBackend(httpcore.AsyncNetworkBackend):
         last_error: httpcore.ConnectError | None = None
         for address in addresses:
             try:
-                return await self._backend.connect_tcp(
+                return await network_streams.connect_tcp(
                     str(address), port, timeout, local_address, socket_options
                 )
             except httpcore.ConnectError as error:
@@ -197,4 +198,4 @@ class PublicNetworkBackend(httpcore.AsyncNetworkBackend):
         raise BlockedAddress("webhooks are not delivered to unix sockets")
 
     async def sleep(self, seconds: float) -> None:
-        await self._backend.sleep(seconds)
+        await asyncio.sleep(seconds)

@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 import threading
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import httpcore
 import httpx
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from app.services.public_transport import PublicTransport
-from app.services.url_safety import BlockedAddress
+from app.services.url_safety import BlockedAddress, PublicNetworkBackend
 from tests.harness import free_port
 
 
@@ -203,3 +210,87 @@ async def test_requests_beyond_max_connections_wait_for_a_free_one() -> None:
     assert [answer.status_code for answer in answers] == [200] * 10
     assert listener.most_in_hand == 3
     assert listener.connections == 3
+
+
+async def test_a_kept_alive_connection_the_server_closed_is_not_used_again() -> None:
+    """The server answers with keep-alive, then closes: the next request opens a new connection
+    instead of failing on the dead one."""
+    closed = asyncio.Event()
+
+    async def answer_once(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        await reader.readexactly(2)
+        writer.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+        await writer.drain()
+        writer.close()
+        await writer.wait_closed()
+        closed.set()
+
+    server = await asyncio.start_server(answer_once, "127.0.0.1", free_port())
+    url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/hook"
+    try:
+        async with client(allow_private=True) as http:
+            first = await http.post(url, content=b"{}")
+            await asyncio.wait_for(closed.wait(), 5)
+            for _ in range(100):  # until the client's side has seen the end of the stream
+                await asyncio.sleep(0)
+            second = await http.post(url, content=b"{}")
+    finally:
+        server.close()
+        await asyncio.wait_for(server.wait_closed(), 5)
+    assert (first.status_code, second.status_code) == (200, 200)
+
+
+def _certificate(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for ``localhost`` (and its key), as PEM files in ``directory``."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(x509.NameOID.COMMON_NAME, "localhost")])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=1))
+        .not_valid_after(now + timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = directory / "cert.pem", directory / "key.pem"
+    cert_file.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_file, key_file
+
+
+async def test_tls_verifies_the_url_host_on_the_checked_address(tmp_path: Path) -> None:
+    """Over TLS, the connection made to the resolved address verifies the certificate against
+    the URL's host name: the right name goes through, another one is refused."""
+    cert_file, key_file = _certificate(tmp_path)
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_context.load_cert_chain(cert_file, key_file)
+    client_context = ssl.create_default_context(cafile=str(cert_file))
+    listener = KeepAliveListener()
+    server = await asyncio.start_server(
+        listener._handle, "127.0.0.1", free_port(), ssl=server_context
+    )
+    port = server.sockets[0].getsockname()[1]
+    backend = PublicNetworkBackend(allow_private=True)
+    try:
+        async with httpcore.AsyncConnectionPool(
+            ssl_context=client_context, network_backend=backend
+        ) as pool:
+            answer = await pool.request("POST", f"https://localhost:{port}/hook", content=b"{}")
+            assert (answer.status, answer.content) == (200, b"ok")
+            with pytest.raises(httpcore.ConnectError):
+                await pool.request("POST", f"https://127.0.0.1:{port}/hook", content=b"{}")
+    finally:
+        server.close()
+        await asyncio.wait_for(server.wait_closed(), 5)
