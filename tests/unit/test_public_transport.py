@@ -26,7 +26,28 @@ from app.services.url_safety import BlockedAddress, PublicNetworkBackend
 from tests.harness import free_port
 
 
-class Listener:
+class _Served:
+    """A TCP listener on 127.0.0.1 (``serving`` yields a URL on it) whose connections go to
+    ``_handle``; ``_release`` lets held connections end when it stops."""
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        raise NotImplementedError
+
+    def _release(self) -> None:
+        """Nothing is held by default."""
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[str]:
+        server = await asyncio.start_server(self._handle, "127.0.0.1", free_port())
+        try:
+            yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/hook"
+        finally:
+            self._release()
+            server.close()
+            await asyncio.wait_for(server.wait_closed(), 5)
+
+
+class Listener(_Served):
     """A TCP listener on 127.0.0.1 that counts connections and answers each one with ``answer``
     (nothing at all when ``answer`` is None)."""
 
@@ -49,15 +70,8 @@ class Listener:
         finally:
             writer.close()
 
-    @asynccontextmanager
-    async def serving(self) -> AsyncIterator[str]:
-        server = await asyncio.start_server(self._handle, "127.0.0.1", free_port())
-        try:
-            yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/hook"
-        finally:
-            self.silent.set()
-            server.close()
-            await asyncio.wait_for(server.wait_closed(), 5)
+    def _release(self) -> None:
+        self.silent.set()
 
 
 def client(*, allow_private: bool, timeout: float = 5.0) -> httpx.AsyncClient:
@@ -138,7 +152,7 @@ async def test_a_host_whose_resolver_hangs_holds_one_resolver_thread_not_all(
     assert all(isinstance(error, httpx.ConnectError) for error in errors)
 
 
-class KeepAliveListener:
+class KeepAliveListener(_Served):
     """A TCP listener on 127.0.0.1 answering 200 to every request of a connection, kept open;
     with ``hold`` set, each answer waits until ``hold`` is released. Counts connections, and the
     most requests it had in hand at once."""
@@ -175,16 +189,9 @@ class KeepAliveListener:
         finally:
             writer.close()
 
-    @asynccontextmanager
-    async def serving(self) -> AsyncIterator[str]:
-        server = await asyncio.start_server(self._handle, "127.0.0.1", free_port())
-        try:
-            yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/hook"
-        finally:
-            if self.hold is not None:
-                self.hold.set()
-            server.close()
-            await asyncio.wait_for(server.wait_closed(), 5)
+    def _release(self) -> None:
+        if self.hold is not None:
+            self.hold.set()
 
 
 async def test_one_kept_alive_connection_carries_requests_one_after_another() -> None:
