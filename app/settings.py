@@ -39,6 +39,8 @@ class Settings:
     log_format: str = "text"
     access_log: bool = True
     metrics: bool = True
+    gc_tuning: bool = True
+    """Tune CPython's garbage collector for serving (``app.collector``) while the app runs."""
     shutdown_timeout_seconds: float = 20.0
     database_pool_size: int = 20
     """PostgreSQL connections each server process may open (PostgreSQL's max_connections bounds
@@ -211,6 +213,7 @@ def load_settings() -> Settings:
         log_format=log_format,
         access_log=_flag("TICKETING_ACCESS_LOG", True),
         metrics=_flag("TICKETING_METRICS", True),
+        gc_tuning=_flag("TICKETING_GC_TUNING", True),
         shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
         database_pool_size=int(_number("TICKETING_DATABASE_POOL_SIZE", 20, 1)),
         cors_origins=_origins("TICKETING_CORS_ORIGINS"),

@@ -13,6 +13,7 @@ from litestar.di import Provide
 from piccolo.engine.base import Engine
 
 from app import stopping
+from app.collector import tuned_for_serving
 from app.logging import configure_logging
 from app.observability import sample_pool_usage
 from app.readiness import MigrationGate, ReadinessProbe
@@ -109,6 +110,11 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
             await stop_engine(engine)
 
     @asynccontextmanager
+    async def collector(_: Litestar) -> AsyncIterator[None]:
+        with tuned_for_serving():
+            yield
+
+    @asynccontextmanager
     async def pool_gauges(_: Litestar) -> AsyncIterator[None]:
         sampler = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
         try:
@@ -141,6 +147,8 @@ def create_app(settings: Settings | None = None, *, engine: Engine | None = None
         lifespan.append(pool_gauges)
     if not settings.redis_url:
         lifespan.append(webhook_delivery)
+    if settings.gc_tuning:  # last, so that what the others start with is frozen too
+        lifespan.append(collector)
     application = ObservedLitestar(
         route_handlers=[
             *ROUTES,
