@@ -53,7 +53,9 @@ class Loaders:
         return self._records[resource]
 
     def pages(self, resource: Resource[Any], parent: str) -> DataLoader[PageKey, Page[Any]]:
-        """Pages of ``resource`` per ``parent`` id, batched by equal list arguments."""
+        """Pages of ``resource`` per ``parent`` id, batched by equal list arguments; the records
+        of the relations read with them (the ``joined`` argument) are put into their record
+        loaders, where the items' relations find them."""
         if (resource, parent) not in self._pages:
 
             async def load(keys: list[PageKey]) -> list[Any]:
@@ -63,11 +65,13 @@ class Loaders:
                 results: dict[PageKey, Any] = {}
                 for args, ids in parents.items():
                     try:
-                        pages: dict[UUID, Any] = dict(
-                            await resource.pages(self.principal, parent, ids, **dict(args))
-                        )
+                        found = await resource.pages(self.principal, parent, ids, **dict(args))
                     except DomainError as error:
-                        pages = dict.fromkeys(ids, error)
+                        pages: dict[UUID, Any] = dict.fromkeys(ids, error)
+                    else:
+                        pages = dict(found.by_parent)
+                        for other, records in found.related.items():
+                            self.records(other).prime_many(records)
                     results.update(((parent_id, args), pages[parent_id]) for parent_id in ids)
                 return [results[key] for key in keys]
 

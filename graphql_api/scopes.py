@@ -20,7 +20,7 @@ from strawberry.extensions import FieldExtension
 from app.principal import scope_of
 from app.resources import Resource
 from graphql_api.context import Context, Info
-from graphql_api.core import DIRECT_RESOLVER
+from graphql_api.core import DIRECT_RESOLVER, JOINABLE, TAKES_JOINED
 
 SERVICE_METADATA = "service"
 """The key of a field's metadata holding its service operation (read by the scope test)."""
@@ -86,6 +86,7 @@ def relation(service: Resource[Any], key: str, description: str = "") -> Any:
 
     options = _options(service, description)
     options["metadata"][DIRECT_RESOLVER] = direct
+    options["metadata"][JOINABLE] = (key, service)
     return strawberry.field(resolver=resolve, **options)
 
 
@@ -98,7 +99,11 @@ def direct_field(service: Any, description: str = "") -> Any:
     after the scope check, without Strawberry's resolver wrapper: no info object, no argument
     conversion, no extension chain, which on the hot path of a page cost more than the resolver
     itself. Strawberry sees a resolver with the same arguments taking an info, so the field, its
-    declaration and the schema are the same as with :func:`field`."""
+    declaration and the schema are the same as with :func:`field`.
+
+    A resolver of a page may also take ``joined: Joined = ()``, which is not an argument of the
+    field: the (key, resource) of each relation (:func:`relation`) selected on the page's items,
+    to be read with them (``app.resources.Resource.pages``). Strawberry's own path passes none."""
     scope = scope_of(service)
 
     def decorate(resolver: Callable[..., Any]) -> Any:
@@ -112,22 +117,30 @@ def direct_field(service: Any, description: str = "") -> Any:
 
         functools.update_wrapper(resolve, resolver)
         signature = inspect.signature(resolver)
+        takes_joined = "joined" in signature.parameters
         resolve.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[
                 parameter.replace(name="info", annotation=Info)
                 if parameter.name == "context"
                 else parameter
                 for parameter in signature.parameters.values()
+                if parameter.name != "joined"
             ]
         )
         annotations = dict(resolver.__annotations__)
         annotations.pop("context", None)
+        annotations.pop("joined", None)
         resolve.__annotations__ = {"info": Info, **annotations}
         options = _options(service, description)
         options["metadata"][DIRECT_RESOLVER] = direct
+        options["metadata"][TAKES_JOINED] = takes_joined
         return strawberry.field(resolver=resolve, **options)
 
     return decorate
+
+
+Joined = tuple[tuple[str, Resource[Any]], ...]
+"""What a page's resolver taking ``joined`` receives (:func:`direct_field`)."""
 
 
 def mutation(service: Any, description: str = "") -> Any:

@@ -28,7 +28,7 @@ from graphql_api.context import Context, Info, loaders_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type, record_type
 from graphql_api.lists import filtered
-from graphql_api.scopes import direct_field, field, relation
+from graphql_api.scopes import Joined, direct_field, field, relation
 
 T = TypeVar("T")
 
@@ -81,16 +81,22 @@ class Event:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        joined: Joined = (),
         **filters: Any,
     ) -> Page[Timeslot] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
+        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
         return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))  # type: ignore[return-value]
 
     @direct_field(TICKET_TYPES)
     def ticket_types(
-        self, context: Context, limit: Limit = None, offset: Offset = None, sort: Sort = None
+        self,
+        context: Context,
+        limit: Limit = None,
+        offset: Offset = None,
+        sort: Sort = None,
+        joined: Joined = (),
     ) -> Page[TicketType] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort)
+        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined)
         return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))  # type: ignore[return-value]
 
     @direct_field(TICKETS, "The filters combine.")
@@ -101,9 +107,10 @@ class Event:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        joined: Joined = (),
         **filters: Any,
     ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
+        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
         return context.loaders.pages(TICKETS, "event_id").load((self.id, args))  # type: ignore[return-value]
 
     @direct_field(ORDERS, "The filters combine.")
@@ -114,9 +121,10 @@ class Event:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        joined: Joined = (),
         **filters: Any,
     ) -> Page[Order] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
+        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
         return context.loaders.pages(ORDERS, "event_id").load((self.id, args))  # type: ignore[return-value]
 
 
@@ -156,9 +164,10 @@ class Order:
         limit: Limit = None,
         offset: Offset = None,
         sort: Sort = None,
+        joined: Joined = (),
         **filters: Any,
     ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, **filters)
+        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
         return context.loaders.pages(TICKETS, "order_id").load((self.id, args))  # type: ignore[return-value]
 
 

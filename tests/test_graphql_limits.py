@@ -12,6 +12,7 @@ from tests.support import (
     gql_data,
     gql_error_codes,
     graphql,
+    key_for,
     operation,
     place_order,
 )
@@ -160,3 +161,79 @@ async def test_cost_counts_list_fields_without_a_limit(client: AsyncClient, tena
     small = gql_data(await graphql(client, tenant.headers, query, {"l": 10}))
     [event] = small["events"]["items"]
     assert event["timeslots"]["items"][0]["ticketTypes"][0]["id"] == venue.ticket_type["id"]
+
+
+TICKETS_PAGE = """
+tickets(limit: 3, offset: $offset) {
+  items { id orderId status sequence ownerName scannedAt order { id buyerName totalPrice status } }
+  pagination { total limit offset hasMore }
+}
+"""
+PAGE_OF_EVENTS = f"query($offset: Int) {{ events {{ items {{ id {TICKETS_PAGE} }} }} }}"
+ONE_EVENTS_PAGE = f"query($id: ID!, $offset: Int) {{ event(id: $id) {{ {TICKETS_PAGE} }} }}"
+
+
+async def test_one_events_page_reads_its_tickets_total_and_orders_in_one_statement(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """The page under a single parent joins its items' orders into its own statement
+    (``db.lists``), and answers what the page of many parents, which reads them separately,
+    answers: at every offset, past the end too."""
+    venue = await create_venue(client, tenant)
+    await create_venue(client, tenant, title="Empty")
+    for buyer in ("Ada", "Grace"):
+        await place_order(
+            client,
+            tenant,
+            venue.event["id"],
+            venue.timeslot["id"],
+            [venue.ticket_type["id"]] * 2,
+            buyer_name=buyer,
+        )
+    for offset in (0, 3, 4, 10):
+        with count_statements() as counter:
+            one = gql_data(
+                await graphql(
+                    client,
+                    tenant.headers,
+                    ONE_EVENTS_PAGE,
+                    {"id": venue.event["id"], "offset": offset},
+                )
+            )["event"]["tickets"]
+        reads = [sql for sql in counter.statements if '"tickets"' in sql or '"orders"' in sql]
+        assert len(reads) == 1 and '"orders"' in reads[0], reads
+        many = gql_data(await graphql(client, tenant.headers, PAGE_OF_EVENTS, {"offset": offset}))
+        by_event = {event["id"]: event["tickets"] for event in many["events"]["items"]}
+        assert len(by_event) == 2
+        assert one == by_event[venue.event["id"]]
+        assert one["pagination"] == {
+            "total": 4, "limit": 3, "offset": offset, "hasMore": offset + 3 < 4
+        }  # fmt: skip
+        assert len(one["items"]) == max(0, min(3, 4 - offset))
+        assert all(
+            item["order"]["id"] == item["orderId"]
+            and item["order"]["buyerName"] in {"Ada", "Grace"}
+            for item in one["items"]
+        )
+        empty = [tickets for event_id, tickets in by_event.items() if event_id != venue.event["id"]]
+        assert empty == [
+            {
+                "items": [],
+                "pagination": {"total": 0, "limit": 3, "offset": offset, "hasMore": False},
+            }
+        ]
+
+
+async def test_a_page_joins_no_relation_its_caller_may_not_read(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    venue = await create_venue(client, tenant)
+    await place_order(
+        client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]]
+    )
+    headers = await key_for(tenant, ["events.read", "tickets.read"])
+    with count_statements() as counter:
+        body = await graphql(client, headers, ONE_EVENTS_PAGE, {"id": venue.event["id"]})
+    assert body["data"]["event"]["tickets"]["items"][0]["order"] is None
+    assert gql_error_codes(body) == ["FORBIDDEN"]
+    assert not [sql for sql in counter.statements if '"orders"' in sql]
