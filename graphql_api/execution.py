@@ -12,11 +12,12 @@ from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from graphql import GraphQLError, OperationDefinitionNode
+from graphql import DocumentNode, GraphQLError, OperationDefinitionNode
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from graphql_api.context import Context
+from graphql_api.core import execute_prepared
 from graphql_api.errors import TicketingSchema, coded
 
 _PLURAL = {
@@ -54,8 +55,8 @@ def _checked(
     operation: Operation,
     allowed: frozenset[OperationType],
     transport: str,
-) -> Response | OperationDefinitionNode:
-    """The operation to run, or the response refusing its document."""
+) -> Response | tuple[DocumentNode, OperationDefinitionNode]:
+    """The prepared document and the operation to run, or the response refusing them."""
     document = schema.documents.get(operation.query)
     if document.errors:
         return response(None, document.errors)
@@ -72,7 +73,8 @@ def _checked(
     refused = document.cost_errors(definition, operation.variables)
     if refused:
         return response(None, refused)
-    return definition
+    assert document.node is not None  # a document that did not parse has errors
+    return document.node, definition
 
 
 async def execute(
@@ -86,14 +88,25 @@ async def execute(
     checked = _checked(schema, operation, allowed, transport)
     if isinstance(checked, dict):
         return checked
-    result = await schema.execute(
-        operation.query,
-        variable_values=operation.variables,
-        context_value=context,
+    if not schema.executes_directly:
+        result = await schema.execute(
+            operation.query,
+            variable_values=operation.variables,
+            context_value=context,
+            operation_name=operation.operation_name,
+            allowed_operation_types=allowed,
+        )
+        return response(result.data, result.errors or ())
+    executed = await execute_prepared(
+        schema,
+        checked[0],
+        variables=operation.variables,
+        context=context,
         operation_name=operation.operation_name,
-        allowed_operation_types=allowed,
     )
-    return response(result.data, result.errors or ())
+    if executed.errors:
+        schema.process_errors(executed.errors)
+    return response(executed.data, executed.errors or ())
 
 
 async def subscribe(
@@ -104,7 +117,7 @@ async def subscribe(
     checked = _checked(schema, operation, frozenset(OperationType), "WebSocket")
     if isinstance(checked, dict):
         return checked
-    if checked.operation.value != OperationType.SUBSCRIPTION.value:
+    if checked[1].operation.value != OperationType.SUBSCRIPTION.value:
         return _one(
             await execute(schema, operation, context, frozenset(OperationType), "WebSocket")
         )
