@@ -7,7 +7,10 @@ page and their count. The rows are whole rows (``SELECT *``), mapped onto record
 For many parents (GraphQL's nested lists), PostgreSQL runs one ``LATERAL`` subquery per parent,
 each an index range scan of exactly one page, in the same statement as the parents' totals;
 SQLite, which has no ``LATERAL``, numbers each parent's rows with a window function (fine at the
-demo's size) and counts in a second statement.
+demo's size) and counts in a second statement. For a single parent (the page under a root
+lookup, GraphQL's commonest), PostgreSQL runs a plain page with its total as a subquery and the
+page's bounds written in, a statement whose plan it keeps, and reads there the to-one relations
+the caller will ask of the page's rows (:class:`Joined`).
 
 An export (:func:`stream_rows`) reads every matching row in chunks from one statement's cursor,
 so that the memory it takes is one chunk's whatever the number of rows.
@@ -20,6 +23,7 @@ input.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +47,7 @@ class Joined:
 
 
 @dataclass(slots=True)
-class Pages:
+class PageRows:
     """Each parent's page of rows with its total, and the rows of each :class:`Joined` relation
     read with them (empty when the statement did not join them: many parents, or SQLite)."""
 
@@ -176,7 +180,7 @@ async def fetch_pages(
     *,
     totals: Callable[[QueryString], QueryString] | None = None,
     joined: Sequence[Joined] = (),
-) -> Pages:
+) -> PageRows:
     """The same page for each of ``parent_ids`` (rows whose ``parent`` column holds the id), and
     each parent's count, however many parents there are: one statement on PostgreSQL, two on
     SQLite. ``totals`` (given the condition selecting the parents) is the statement reading the
@@ -185,7 +189,7 @@ async def fetch_pages(
     all otherwise: the caller then reads them its usual way."""
     ids = list(dict.fromkeys(parent_ids))
     if not ids:
-        return Pages({}, [[] for _ in joined])
+        return PageRows({}, [[] for _ in joined])
     name = table._meta.tablename
     where = _all(conditions)
     within = in_list(parent, ids, table)
@@ -204,7 +208,7 @@ async def fetch_pages(
             table, parent, ids[0], counted, where, order, limit, offset, joined
         )
     if _is_postgres(table):
-        return Pages(
+        return PageRows(
             _pages_by_parent(
                 ids,
                 await _rows(
@@ -243,7 +247,7 @@ async def fetch_pages(
     grouped: dict[Any, list[Row]] = {parent_id: [] for parent_id in ids}
     for row in rows:
         grouped[row[parent]].append(row)
-    return Pages(
+    return PageRows(
         {
             parent_id: (found, found_totals.get(parent_id, 0))
             for parent_id, found in grouped.items()
@@ -262,7 +266,7 @@ async def _one_parent_page(
     limit: int,
     offset: int,
     joined: Sequence[Joined],
-) -> Pages:
+) -> PageRows:
     """The page of one parent with its total and its ``joined`` relations, in one statement
     whose plan PostgreSQL keeps.
 
@@ -274,17 +278,13 @@ async def _one_parent_page(
     come prefixed with ``j<n>__`` (left in the page's rows, which records ignore); each related
     row is read once however many page rows name it."""
     name = table._meta.tablename
-    columns: list[str] = []
+    selected = ""
     joins: list[QueryString] = []
-    names: list[list[tuple[str, str]]] = []
+    names: list[tuple[tuple[str, str], ...]] = []
     for number, join in enumerate(joined):
-        alias = f"j{number}"
-        named = [
-            (f"{alias}__{column}", column)
-            for column in (c._meta.db_column_name for c in join.table._meta.columns)
-        ]
+        alias, named, columns = _joined_columns(join.table, number)
         names.append(named)
-        columns += [f'{alias}."{column}" AS "{prefixed}"' for prefixed, column in named]
+        selected += columns
         joins.append(
             QueryString(
                 f'LEFT JOIN (SELECT * FROM "{join.table._meta.tablename}" WHERE {{}}) AS {alias} '
@@ -292,7 +292,6 @@ async def _one_parent_page(
                 join.condition,
             )
         )
-    selected = "".join(f", {column}" for column in columns)
     rows = await _rows(
         table,
         QueryString(
@@ -319,7 +318,25 @@ async def _one_parent_page(
             if related_id is not None and related_id not in by_id:
                 by_id[related_id] = {column: row[prefixed] for prefixed, column in named}
         related.append(list(by_id.values()))
-    return Pages({parent_id: (found, total)}, related)
+    return PageRows({parent_id: (found, total)}, related)
+
+
+@functools.cache
+def _joined_columns(
+    table: type[Table], number: int
+) -> tuple[str, tuple[tuple[str, str], ...], str]:
+    """The alias of the ``number``-th joined table, its (prefixed name, column) pairs, and the
+    select list naming them (made once per table and position)."""
+    alias = f"j{number}"
+    named = tuple(
+        (f"{alias}__{column._meta.db_column_name}", column._meta.db_column_name)
+        for column in table._meta.columns
+    )
+    return (
+        alias,
+        named,
+        "".join(f', {alias}."{column}" AS "{prefixed}"' for prefixed, column in named),
+    )
 
 
 def _pages_by_parent(ids: list[Any], rows: list[Row]) -> dict[Any, tuple[list[Row], int]]:
