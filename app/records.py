@@ -10,7 +10,7 @@ records carry.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any, Generic, TypeVar
@@ -38,35 +38,40 @@ def _as_utc(value: Any) -> Any:
     return value
 
 
-def _as_json(value: Any) -> Any:
-    return msgspec.json.decode(value) if isinstance(value, str | bytes) else value
-
-
 class RowMapper(Generic[R]):
     """Maps a row (a mapping of column names to values) onto the record ``R``.
 
     Only the fields that need it are touched before ``msgspec.convert`` builds the record: JSON
-    text for container fields, timestamps for datetime fields. Columns the record does not name
-    are ignored.
+    text for container fields, timestamps for datetime fields (a timestamp already in UTC, as
+    PostgreSQL's arrive, is left as it is). Columns the record does not name are ignored.
     """
 
     def __init__(self, record: type[R]) -> None:
         self.record = record
-        fixes: list[tuple[str, Callable[[Any], Any]]] = []
+        times: list[str] = []
+        texts: list[str] = []
         for field in msgspec.inspect.type_info(record).fields:  # type: ignore[union-attr]
             kinds = _kinds(field.type)
             if any(isinstance(kind, _CONTAINERS) for kind in kinds):
-                fixes.append((field.name, _as_json))
+                texts.append(field.name)
             elif any(isinstance(kind, msgspec.inspect.DateTimeType) for kind in kinds):
-                fixes.append((field.name, _as_utc))
-        self._fixes = tuple(fixes)
+                times.append(field.name)
+        self._times = tuple(times)
+        self._texts = tuple(texts)
 
     def __call__(self, row: Mapping[str, Any]) -> R:
-        if self._fixes:
+        if self._times or self._texts:
             row = dict(row)
-            for name, fix in self._fixes:
-                if name in row:
-                    row[name] = fix(row[name])
+            for name in self._times:
+                value = row.get(name)
+                if value is not None and (
+                    value.__class__ is not datetime or value.tzinfo is not UTC
+                ):
+                    row[name] = _as_utc(value)
+            for name in self._texts:
+                value = row.get(name)
+                if isinstance(value, str | bytes):
+                    row[name] = msgspec.json.decode(value)
         return msgspec.convert(row, self.record, strict=False)
 
 

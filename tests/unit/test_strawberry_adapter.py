@@ -88,6 +88,7 @@ class Item:
     note: str | None
     required: str
     tags: list[str]
+    flag: bool = True
 
     @strawberry.field
     def doubled(self) -> int:
@@ -100,9 +101,9 @@ class ItemsQuery:
     def items(self) -> list[Item | None]:
         return [
             _item(uuid.UUID(int=1), 1, Decimal("2.50"), Colour.RED, None, "x", ["a"]),
-            _item("2", "not a number", 1.0, Colour.RED, "n", "y", []),
+            _item("2", "not a number", 1.0, Colour.RED, "n", "y", [], 1),
             _item("3", 3, 1.0, "not a colour", "n", "y", []),
-            _item("4", 4, 1.0, Colour.RED, "n", None, []),
+            _item("4", 4, 1.0, Colour.RED, "n", None, [], False),
         ]
 
     @strawberry.field
@@ -112,11 +113,11 @@ class ItemsQuery:
 
 def _item(*values: Any) -> Any:
     """A source object for ``Item`` (its resolver reads ``self.count``)."""
-    names = ("id", "count", "price", "colour", "note", "required", "tags")
-    return Item(**dict(zip(names, values, strict=True)))
+    names = ("id", "count", "price", "colour", "note", "required", "tags", "flag")
+    return Item(**dict(zip(names, values, strict=False)))
 
 
-ITEMS = "{ items { id count price colour note required tags doubled } }"
+ITEMS = "{ items { id count price colour note required tags flag doubled } }"
 
 
 def _answer(schema: strawberry.Schema, query: str = ITEMS) -> tuple[Any, list[tuple[str, Any]]]:
@@ -145,6 +146,7 @@ def test_plain_attributes_complete_as_graphql_core_completes_them() -> None:
                 "note": None,
                 "required": "x",
                 "tags": ["a"],
+                "flag": True,
                 "doubled": 2,
             },
             None,
