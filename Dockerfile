@@ -14,6 +14,7 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
     && pip install -c constraints.txt -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 
+COPY ticketing ./ticketing
 COPY app ./app
 COPY db ./db
 COPY rest ./rest

@@ -40,7 +40,7 @@ class Settings:
     access_log: bool = True
     metrics: bool = True
     gc_tuning: bool = True
-    """Tune CPython's garbage collector for serving (``app.collector``) while the app runs."""
+    """Tune CPython's garbage collector for serving (``app.runtime.collector``) while it runs."""
     shutdown_timeout_seconds: float = 20.0
     database_pool_size: int = 20
     """PostgreSQL connections each server process may open (PostgreSQL's max_connections bounds

@@ -72,7 +72,7 @@ def server_command(which: str, server: str, port: int, workers: int) -> list[str
             return [python, str(BENCH / "floor.py"), "--port", str(port), "--workers", str(workers)]
         ticketing = str(Path(python).parent / "ticketing")
         return [ticketing, "serve", "--port", str(port), "--workers", str(workers)]
-    target = "floor:create_app" if which == "floor" else "rest.app:create_app"
+    target = "floor:create_app" if which == "floor" else "ticketing.application:create_app"
     return [
         str(Path(python).parent / "granian"), "--interface", "asgi", "--factory",
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),

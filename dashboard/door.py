@@ -2,10 +2,10 @@
 
 Without JavaScript the page is a list of the latest admissions with a refresh button. With it,
 ``door.js`` follows ``/dashboard/door/{event}/stream``: server-sent events from the scans feed
-of ``app.services.live`` (published after each scan commits, on every replica), each with the
+of ``app.runtime.live`` (published after each scan commits, on every replica), each with the
 ticket's owner and the event's new counts. A stream ends when the server starts to stop
-(``app.stopping``), so that the graceful shutdown does not wait for it; the browser reconnects to
-another replica (or to this one once it is back).
+(``app.runtime.stopping``), so that the graceful shutdown does not wait for it; the browser
+reconnects to another replica (or to this one once it is back).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from litestar import Request, get
 from litestar.params import PathParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage, Template
 
-from app import stopping
 from app.principal import Principal
+from app.runtime import stopping
+from app.runtime.live import SubscriberTooSlow
 from app.schemas.scanning import ScanNotice
 from app.services import overview, scanning
-from app.services.live import SubscriberTooSlow
 from app.services.scanners import SCANNERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS

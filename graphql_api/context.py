@@ -17,7 +17,7 @@ from graphql_api.dataloaders import Loaders
 class Context:
     """Made by the transport (``rest/graphql.py``, ``rest/subscriptions.py``) for an
     authenticated caller. ``on_overflow`` is how a subscription's feed tells its transport that
-    the subscriber could not keep up (``app.services.live``)."""
+    the subscriber could not keep up (``app.runtime.live``)."""
 
     principal: Principal
     settings: Settings

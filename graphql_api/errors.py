@@ -6,29 +6,22 @@
 - a document that does not parse: GRAPHQL_PARSE_FAILED; one that fails validation (unknown field,
   wrong argument, depth, aliases or cost over the limit): GRAPHQL_VALIDATION_FAILED;
 - a variable of the wrong type: BAD_USER_INPUT;
-- anything else is a bug: logged with its stack trace, answered as INTERNAL_SERVER_ERROR with a
-  message that reveals nothing.
+- anything else is a bug: answered as INTERNAL_SERVER_ERROR with a message that reveals nothing,
+  and logged with its stack trace by the schema (``graphql_api.schema.TicketingSchema``).
 """
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from graphql import GraphQLError
-from strawberry import Schema
-from strawberry.types import ExecutionContext
 
 from app.errors import DomainError, Forbidden, InvalidInput
-from graphql_api.core import core_schema, install_direct_resolvers
-from graphql_api.documents import Documents, PreparedDocuments
-
-logger = logging.getLogger("ticketing.graphql")
 
 INTERNAL_MESSAGE = "The server failed to resolve this field; it has been logged."
 
 
-def _is_bug(error: GraphQLError) -> bool:
+def is_bug(error: GraphQLError) -> bool:
     return error.path is not None and not isinstance(error.original_error, DomainError)
 
 
@@ -51,7 +44,7 @@ def coded(error: GraphQLError) -> GraphQLError:
     if isinstance(original, DomainError):
         extensions = domain_extensions(original)
         message = original.detail
-    elif not _is_bug(error):
+    elif not is_bug(error):
         extensions = {"code": "BAD_USER_INPUT"}
     else:
         extensions = {"code": "INTERNAL_SERVER_ERROR"}
@@ -65,33 +58,3 @@ def coded(error: GraphQLError) -> GraphQLError:
         original_error=original,
         extensions=extensions,
     )
-
-
-class TicketingSchema(Schema):
-    """Logs only the errors that are bugs; domain and client errors are answers, not incidents.
-    Keeps the schema's prepared documents (``graphql_api.documents``) and lets graphql-core call
-    the fields' direct resolvers (``graphql_api.core``).
-
-    ``executes_directly``: its only extension is the hand-over of prepared documents, which a
-    query given its prepared document does not need, so queries and mutations may skip
-    Strawberry's per-request set-up (``graphql_api.core.execute_prepared``). A schema with any
-    other extension executes through ``execute``, its hooks and all."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        install_direct_resolvers(self)
-        self.documents = Documents(core_schema(self))
-        self.executes_directly = all(
-            isinstance(extension, PreparedDocuments) for extension in self.get_extensions()
-        )
-
-    def process_errors(
-        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
-    ) -> None:
-        for error in errors:
-            if _is_bug(error):
-                logger.error(
-                    "GraphQL resolver failed at %s",
-                    ".".join(str(p) for p in error.path or []),
-                    exc_info=error.original_error,
-                )

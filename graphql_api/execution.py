@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphql import DocumentNode, GraphQLError, OperationDefinitionNode
 from strawberry.types import ExecutionResult
@@ -18,7 +18,10 @@ from strawberry.types.graphql import OperationType
 
 from graphql_api.context import Context
 from graphql_api.core import execute_prepared
-from graphql_api.errors import TicketingSchema, coded
+from graphql_api.errors import coded
+
+if TYPE_CHECKING:
+    from graphql_api.schema import TicketingSchema
 
 _PLURAL = {
     OperationType.QUERY: "queries",

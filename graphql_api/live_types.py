@@ -1,7 +1,7 @@
 """The ``Subscription`` root: live notifications (CONTRACT.md section 12) over WebSocket.
 
 Each field calls the service operation that declares its scope and opens the caller's feed
-(``app.services.live``); it then yields what the feed delivers until the client completes the
+(``app.runtime.live``); it then yields what the feed delivers until the client completes the
 operation, or until the feed drops a subscriber that could not keep up (the transport then closes
 the connection).
 """
@@ -16,10 +16,10 @@ from uuid import UUID
 import strawberry
 
 from app.ids import parse_id
+from app.runtime.live import Feed, SubscriberTooSlow
 from app.schemas import orders as order_records
 from app.schemas import scanning as scan_records
 from app.services import orders, scanning
-from app.services.live import Feed, SubscriberTooSlow
 from graphql_api.context import Info, principal_of
 from graphql_api.derive import record_type
 from graphql_api.scopes import subscription

@@ -7,13 +7,18 @@ installed package does not ship it, and only a source checkout can regenerate it
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from typing import Any
 
+from graphql import GraphQLError
+from strawberry import Schema
 from strawberry.schema.config import StrawberryConfig
+from strawberry.types import ExecutionContext
 
-from graphql_api.core import PlainFieldsExecutor
-from graphql_api.documents import PreparedDocuments
-from graphql_api.errors import TicketingSchema
+from graphql_api.core import PlainFieldsExecutor, core_schema, install_direct_resolvers
+from graphql_api.documents import Documents, PreparedDocuments
+from graphql_api.errors import is_bug
 from graphql_api.live_types import Subscription
 from graphql_api.resolvers import Mutation, Query
 from graphql_api.scalars import SCALAR_OVERRIDES
@@ -21,6 +26,39 @@ from graphql_api.scalars import SCALAR_OVERRIDES
 DOCUMENTS = Path(__file__).resolve().parent.parent / "graphql"
 """The repository's GraphQL documents: this SDL and, in ``operations/``, what clients send."""
 SDL_PATH = DOCUMENTS / "schema.graphql"
+
+logger = logging.getLogger("ticketing.graphql")
+
+
+class TicketingSchema(Schema):
+    """Logs only the errors that are bugs; domain and client errors are answers, not incidents.
+    Keeps the schema's prepared documents (``graphql_api.documents``) and lets graphql-core call
+    the fields' direct resolvers (``graphql_api.core``).
+
+    ``executes_directly``: its only extension is the hand-over of prepared documents, which a
+    query given its prepared document does not need, so queries and mutations may skip
+    Strawberry's per-request set-up (``graphql_api.core.execute_prepared``). A schema with any
+    other extension executes through ``execute``, its hooks and all."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        install_direct_resolvers(self)
+        self.documents = Documents(core_schema(self))
+        self.executes_directly = all(
+            isinstance(extension, PreparedDocuments) for extension in self.get_extensions()
+        )
+
+    def process_errors(
+        self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None
+    ) -> None:
+        for error in errors:
+            if is_bug(error):
+                logger.error(
+                    "GraphQL resolver failed at %s",
+                    ".".join(str(p) for p in error.path or []),
+                    exc_info=error.original_error,
+                )
+
 
 schema = TicketingSchema(
     query=Query,

@@ -55,7 +55,7 @@ async def correct_allow(message: Message, scope: Scope) -> None:
 
     Litestar 2.25 builds a path's OPTIONS handler with the first handler registered for it and
     keeps that handler when more are merged in, so ``OPTIONS /events`` answered
-    ``Allow: OPTIONS, POST`` although ``GET /events`` exists. ``tests/test_openapi.py`` checks
+    ``Allow: OPTIONS, POST`` although ``GET /events`` exists. ``tests/api/test_openapi.py`` checks
     the header on every documented path.
     """
     if message["type"] != "http.response.start" or scope.get("method") != "OPTIONS":

@@ -16,8 +16,8 @@ from typing import Any
 from litestar import Litestar
 from litestar.types import Message, Scope
 
-from app.observability import UNMATCHED_ROUTE, count_request
 from app.principal import Principal
+from app.runtime.observability import UNMATCHED_ROUTE, count_request
 from rest.http import request_id
 
 access_logger = logging.getLogger("ticketing.access")

@@ -13,8 +13,8 @@ from litestar.datastructures import State
 from litestar.middleware import ASGIMiddleware
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from app.observability import CONTENT_TYPE, OutboxBacklog, exposition
-from app.readiness import CHECK_TIMEOUT_SECONDS, MigrationGate, ReadinessProbe
+from app.runtime.observability import CONTENT_TYPE, OutboxBacklog, exposition
+from app.runtime.readiness import CHECK_TIMEOUT_SECONDS, MigrationGate, ReadinessProbe
 from app.services.outbox import outbox_backlog
 from rest.problems import Problem, problem_response
 

@@ -9,7 +9,7 @@ document the schema refuses is an ``error`` message. Protocol violations close t
 the protocol's codes (4400 bad message, 4401 subscribe before the acknowledgement, 4408 no
 ``connection_init`` in time, 4409 an id already running, 4429 a second ``connection_init``).
 
-A subscriber that cannot keep up with its notifications (``app.services.live``) is dropped:
+A subscriber that cannot keep up with its notifications (``app.runtime.live``) is dropped:
 its operation stops and the socket is closed with 1013 (try again later). A send that the
 client does not read blocks only that connection, whose buffers are bounded.
 

@@ -128,7 +128,7 @@ async def database(pytestconfig: pytest.Config) -> AsyncIterator[Engine]:
 async def client(database: Engine) -> AsyncIterator[httpx.AsyncClient]:
     """The app in-process, in the test's event loop (its lifespan is the ``database`` fixture)."""
     from app.settings import get_settings
-    from rest.app import create_app
+    from ticketing.application import create_app
 
     transport = httpx.ASGITransport(app=create_app(get_settings(), engine=database))
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver.local") as client:
@@ -143,7 +143,7 @@ def app_client(database: Engine) -> AppClient:
     """``async with app_client(graphiql=False) as client``: the app in-process with some
     settings changed (the composition root gets them, as ``ticketing serve`` would)."""
     from app.settings import get_settings
-    from rest.app import create_app
+    from ticketing.application import create_app
 
     @asynccontextmanager
     async def changed(**settings: Any) -> AsyncIterator[httpx.AsyncClient]:

@@ -17,8 +17,8 @@ so they keep arq's guarantees exactly:
 What they use of arq: the key prefixes (``arq.constants``), the job encoding
 (``arq.jobs.serialize_job``), and the worker's ``start_jobs`` and ``finish_job`` hooks with the
 attributes it keeps (``job_counter``, ``sem``, ``tasks``, ``in_progress_timeout_s``).
-``tests/test_arq_batches.py`` checks each against arq itself, so an arq upgrade that changes one
-fails there.
+``tests/webhooks/test_arq_batches.py`` checks each against arq itself, so an arq upgrade that
+changes one fails there.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from arq.utils import timestamp_ms
 from arq.worker import Worker
 from redis.commands.core import AsyncScript
 
-from app.batching import Batcher
+from app.runtime.batching import Batcher
 
 FINISH_BATCH = 500
 
@@ -110,7 +110,7 @@ async def enqueue_jobs(
 class BatchStartWorker(Worker):
     """arq's worker, starting the jobs of each poll in one round trip instead of four each, and
     finishing jobs together: the jobs that end while the previous finish is under way are
-    finished in the next one (``app.batching``), a round trip for many."""
+    finished in the next one (``app.runtime.batching``), a round trip for many."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -29,9 +29,9 @@ import uvloop
 from arq import ArqRedis, create_pool, func
 from arq.connections import RedisSettings
 
-from app.logging import configure_logging
-from app.observability import sample_pool_usage
-from app.server import url_host
+from app.runtime.addresses import url_host
+from app.runtime.logging import configure_logging
+from app.runtime.observability import sample_pool_usage
 from app.services.webhook_delivery import (
     DELIVERY_TIMEOUT_SECONDS,
     DISPATCH_SHARE,

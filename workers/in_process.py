@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 
 import httpx
 
-from app.readiness import MigrationGate
+from app.runtime.readiness import MigrationGate
 from app.services.outbox import wake_in_process
 from app.services.webhook_delivery import (
     AttemptBatches,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from app.observability import CONTENT_TYPE, exposition
-from app.readiness import CHECK_TIMEOUT_SECONDS
+from app.runtime.observability import CONTENT_TYPE, exposition
+from app.runtime.readiness import CHECK_TIMEOUT_SECONDS
 from app.services.outbox import outbox_backlog
 
 READ_TIMEOUT_SECONDS = 5.0

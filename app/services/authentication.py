@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from app.errors import Unauthenticated
 from app.principal import Principal
+from app.runtime.rate_limits import enforce_rate_limit
 from app.services.api_keys import PREFIX, authenticate_api_key
 from app.services.oauth.tokens import authenticate_access_token
-from app.services.rate_limits import enforce_rate_limit
 from app.settings import Settings
 
 

@@ -20,6 +20,7 @@ from app.money import amount, to_cents
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource, choice_filter, id_filter, since, text_filter, until
+from app.runtime import live
 from app.schemas.orders import (
     Order,
     OrderChange,
@@ -28,7 +29,7 @@ from app.schemas.orders import (
     OrderStatus,
     RefundCreate,
 )
-from app.services import audit, live
+from app.services import audit
 from app.services.audit import Target
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
@@ -140,7 +141,7 @@ async def _claim_capacity(organization_id: UUID, timeslot_id: UUID, count: int) 
 
 
 async def _announce(organization_id: UUID, change: OrderChangeType, order: Order) -> None:
-    """Tell live subscribers once the transaction commits (``app.services.live``)."""
+    """Tell live subscribers once the transaction commits (``app.runtime.live``)."""
     await live.publish_after_commit(
         organization_id, "orders", order.event_id, OrderChange(change, order)
     )
@@ -160,8 +161,10 @@ async def watch_order_changes(
     on_overflow: Callable[[], None] | None = None,
 ) -> live.Feed:
     """The organization's orders (of one event, when named) as they are placed, confirmed and
-    cancelled: a feed of :class:`OrderChange` (see ``app.services.live``)."""
-    return await live.watch(principal, "orders", event_id, on_overflow)
+    cancelled: a feed of :class:`OrderChange` (see ``app.runtime.live``)."""
+    if event_id is not None:
+        await owned_row(Event, event_id, principal.organization_id, "event")
+    return live.watch(principal.organization_id, "orders", event_id, on_overflow)
 
 
 @requires("orders.write")

@@ -19,7 +19,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 
-from app.observability import OutboxBacklog
+from app.runtime.observability import OutboxBacklog
 from app.timeutil import as_utc, utcnow
 from db.tables import OutboxEvent
 from db.transactions import after_commit, transaction

@@ -32,10 +32,11 @@ from uuid import UUID, uuid4
 
 from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NotFound
 from app.money import as_number
-from app.observability import count_scan
 from app.principal import Principal, requires
 from app.records import mapper
 from app.resources import Parent, Resource
+from app.runtime import live
+from app.runtime.observability import count_scan
 from app.schemas.scanning import (
     MAX_BATCH_SCANS,
     MAX_CODE_LENGTH,
@@ -52,12 +53,12 @@ from app.schemas.scanning import (
     ScanTicketType,
     ScanTimeslot,
 )
-from app.services import live
+from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.services.scanners import targets_of
 from app.timeutil import as_utc, require_offset, utcnow
 from db import scans as statements
-from db.tables import Scan, Ticket
+from db.tables import Event, Scan, Ticket
 from db.transactions import transaction
 
 Outcome = tuple[ScanStatus, ScanReason | None]
@@ -350,8 +351,10 @@ async def watch_scans(
     on_overflow: Callable[[], None] | None = None,
 ) -> live.Feed:
     """The organization's scan attempts (of one event, when named) as they commit: a feed of
-    :class:`ScanNotice` (see ``app.services.live`` for its bound and ``on_overflow``)."""
-    return await live.watch(principal, "scans", event_id, on_overflow)
+    :class:`ScanNotice` (see ``app.runtime.live`` for its bound and ``on_overflow``)."""
+    if event_id is not None:
+        await owned_row(Event, event_id, principal.organization_id, "event")
+    return live.watch(principal.organization_id, "scans", event_id, on_overflow)
 
 
 def _attempts(data: BatchScan, received_at: datetime) -> list[Attempt]:

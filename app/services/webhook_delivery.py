@@ -33,10 +33,10 @@ import httpx
 import msgspec
 from standardwebhooks.webhooks import Webhook as StandardWebhook
 
-from app.batching import Batcher
-from app.observability import count_delivery_attempt
-from app.services.public_transport import PublicTransport
-from app.services.url_safety import BlockedAddress
+from app.outbound.transport import PublicTransport
+from app.outbound.url_safety import BlockedAddress
+from app.runtime.batching import Batcher
+from app.runtime.observability import count_delivery_attempt
 from app.settings import Settings
 from app.timeutil import as_utc, utcnow
 from db import deliveries
@@ -272,10 +272,11 @@ async def postpone(ref: DeliveryRef, seconds: float) -> None:
 
 
 class AttemptBatches:
-    """The claims and the records of one process's attempts, coalesced (``app.batching``): the
-    attempts that start, or end, while the previous statement of their kind is under way are
-    claimed, or recorded, together in the next one. With hundreds of attempts in flight that is a
-    statement per batch instead of one per attempt; alone, an attempt waits for nothing."""
+    """The claims and the records of one process's attempts, coalesced
+    (``app.runtime.batching``): the attempts that start, or end, while the previous statement of
+    their kind is under way are claimed, or recorded, together in the next one. With hundreds of
+    attempts in flight that is a statement per batch instead of one per attempt; alone, an attempt
+    waits for nothing."""
 
     def __init__(self, max_size: int = ATTEMPT_BATCH) -> None:
         self._claims = Batcher(claim_all, max_size=max_size)

@@ -14,6 +14,7 @@ from uuid import UUID
 import msgspec
 
 from app.errors import Conflict, NotFound
+from app.outbound.url_safety import check_webhook_url
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource
@@ -31,7 +32,6 @@ from app.schemas.webhooks import (
 from app.services import audit
 from app.services.audit import Target, url_label
 from app.services.outbox import announce_work
-from app.services.url_safety import check_webhook_url
 from app.services.webhook_delivery import ATTEMPT_LEASE_SECONDS
 from app.settings import Settings
 from app.timeutil import utcnow

@@ -1,6 +1,6 @@
-"""``app.batching.Batcher``: calls that arrive while a batch runs go together in the next one, each
-caller gets its own result (or the batch's error), and a caller that gives up leaves the others'
-batch alone."""
+"""``app.runtime.batching.Batcher``: calls that arrive while a batch runs go together in the next
+one, each caller gets its own result (or the batch's error), and a caller that gives up leaves
+the others' batch alone."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from app.batching import Batcher
+from app.runtime.batching import Batcher
 
 
 class Doubler:

@@ -1,10 +1,10 @@
-"""The garbage collector tuned while serving (``app.collector``), and as it was afterwards."""
+"""The garbage collector tuned while serving (``app.runtime.collector``), and as it was after."""
 
 from __future__ import annotations
 
 import gc
 
-from app.collector import SERVING_THRESHOLDS, tuned_for_serving
+from app.runtime.collector import SERVING_THRESHOLDS, tuned_for_serving
 
 
 def _collected(thing: object) -> bool:

@@ -21,8 +21,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from app.services.public_transport import PublicTransport
-from app.services.url_safety import BlockedAddress, PublicNetworkBackend
+from app.outbound.transport import PublicTransport
+from app.outbound.url_safety import BlockedAddress, PublicNetworkBackend
 from tests.harness import free_port
 
 

@@ -400,7 +400,7 @@ async def test_a_prepared_document_executes_as_strawberry_executes_it() -> None:
     from graphql import parse
 
     from graphql_api.documents import PreparedDocuments
-    from graphql_api.errors import TicketingSchema
+    from graphql_api.schema import TicketingSchema
     from graphql_api.schema import schema as application
 
     shelf = strawberry.Schema(query=ShelfQuery, execution_context_class=PlainFieldsExecutor)

@@ -9,7 +9,7 @@ import ipaddress
 import pytest
 
 from app.errors import InvalidInput
-from app.services.url_safety import check_webhook_url, is_public
+from app.outbound.url_safety import check_webhook_url, is_public
 
 NOT_PUBLIC = {
     "loopback": ["127.0.0.1", "127.255.255.254", "::1"],

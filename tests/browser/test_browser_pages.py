@@ -1,0 +1,148 @@
+"""The browsable pages in a real browser, offline: /schema (Scalar), /schema/swagger and GraphiQL.
+
+Debian's Chromium, driven by Playwright, loads each page from a real ``ticketing serve`` on
+127.0.0.1 while every request to anywhere else is aborted and recorded: a page passes only if it
+renders its content (text a user reads) and needed nothing from the internet. Screenshots land in
+``tests/artifacts/`` (git-ignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Route,
+    async_playwright,
+)
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+
+from tests.processes import serving
+from tests.support import Tenant
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+RENDER_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+async def base_url() -> AsyncIterator[str]:
+    async with serving() as [url]:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    """Debian's Chromium; its absence fails the run (CI installs it through scripts/bootstrap)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            "Debian's chromium is not installed: run scripts/bootstrap as root, or "
+            "apt-get install chromium"
+        )
+    ARTIFACTS.mkdir(exist_ok=True)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+async def browser(chromium: str) -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        yield launched
+        await launched.close()
+
+
+class Offline:
+    """A browser context that lets through only requests to 127.0.0.1 and records the others."""
+
+    def __init__(self) -> None:
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+
+    async def route(self, route: Route) -> None:
+        if urlsplit(route.request.url).hostname in {"127.0.0.1", None}:
+            await route.continue_()
+        else:
+            self.blocked.append(route.request.url)
+            await route.abort()
+
+
+@pytest.fixture
+async def offline(browser: Browser) -> AsyncIterator[tuple[BrowserContext, Offline]]:
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    recorder = Offline()
+    await context.route("**/*", recorder.route)
+    yield context, recorder
+    await context.close()
+
+
+async def open_page(context: BrowserContext, recorder: Offline, url: str) -> Page:
+    """``url`` opened in a new page whose script errors ``recorder`` collects."""
+    page = await context.new_page()
+    page.on("pageerror", lambda error: recorder.errors.append(str(error)))
+    response = await page.goto(url)
+    assert response is not None and response.status == 200, url
+    return page
+
+
+async def shown(locator: Locator, recorder: Offline) -> None:
+    """Wait until ``locator`` is visible; failing, say what the page asked the internet for."""
+    try:
+        await locator.wait_for(state="visible", timeout=RENDER_TIMEOUT_MS)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"not rendered; requests off 127.0.0.1: {recorder.blocked}; {recorder.errors}")
+
+
+async def test_the_api_reference_renders_offline(
+    base_url: str, offline: tuple[BrowserContext, Offline]
+) -> None:
+    context, recorder = offline
+    page = await open_page(context, recorder, f"{base_url}/schema")
+    await shown(page.get_by_role("heading", name="Event Ticketing API"), recorder)
+    await shown(page.get_by_text("The current user").first, recorder)
+    await page.screenshot(path=ARTIFACTS / "schema-scalar.png")
+    assert recorder.blocked == [] and recorder.errors == []
+
+
+async def test_swagger_ui_renders_offline(
+    base_url: str, offline: tuple[BrowserContext, Offline]
+) -> None:
+    context, recorder = offline
+    page = await open_page(context, recorder, f"{base_url}/schema/swagger")
+    operation = page.locator(".opblock-summary-description", has_text="Place an order").first
+    await shown(operation, recorder)
+    await page.screenshot(path=ARTIFACTS / "schema-swagger.png")
+    assert recorder.blocked == [] and recorder.errors == []
+
+
+async def test_graphiql_renders_and_runs_a_query_offline(
+    base_url: str, offline: tuple[BrowserContext, Offline], tenant: Tenant
+) -> None:
+    context, recorder = offline
+    headers = quote(json.dumps({"Authorization": f"Bearer {tenant.key}"}))
+    page = await open_page(context, recorder, f"{base_url}/graphql?headers={headers}")
+    editor = page.locator(".graphiql-query-editor")
+    await shown(editor.get_by_text("viewer").first, recorder)
+    await page.locator(".graphiql-execute-button").click()
+    result = page.locator(".graphiql-response")
+    await shown(result.get_by_text(tenant.email), recorder)
+    await page.screenshot(path=ARTIFACTS / "graphiql.png")
+    assert recorder.blocked == [] and recorder.errors == []
