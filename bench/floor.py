@@ -5,6 +5,13 @@
 (one round trip on a pooled connection), answering the row as JSON: what authentication costs
 without any of the service's own code. ``GET /hello`` answers a constant: the framework alone.
 
+``POST /write/{counter_id}`` is the least a write of the service needs (an order taking capacity,
+a scan admitting a ticket): in one transaction, the key lookup, one conditional
+``UPDATE ... RETURNING`` of a counter (``used < capacity``) and one ``INSERT`` into a log; 201 with
+the counter's new figure, or 409 when it is full. The floor creates its two tables
+(:data:`FLOOR_TABLES`) at start-up; a bench inserts the counters it writes to: one with a large
+capacity is a hot timeslot, one per ticket with a capacity of 1 is an admission.
+
 The bench starts it beside the service in the same run (``bench/run.py``), so that every figure
 of the service is also a ratio to this floor measured minutes apart on the same machine.
 
@@ -19,12 +26,22 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from uuid import UUID
 
 import asyncpg
-from litestar import Litestar, Request, get
-from litestar.exceptions import NotAuthorizedException
+from litestar import Litestar, Request, get, post
+from litestar.exceptions import ClientException, NotAuthorizedException
 
 KEY_BY_HASH = "SELECT id, organization_id, user_id, scopes FROM api_keys WHERE key_hash = $1"
+FLOOR_TABLES = (
+    "CREATE TABLE IF NOT EXISTS floor_counters "
+    "(id UUID PRIMARY KEY, used INTEGER NOT NULL DEFAULT 0, capacity INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS floor_log "
+    "(id UUID PRIMARY KEY DEFAULT gen_random_uuid(), counter_id UUID NOT NULL, "
+    "organization_id UUID NOT NULL, written_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+)
+TAKE = "UPDATE floor_counters SET used = used + 1 WHERE id = $1 AND used < capacity RETURNING used"
+LOG = "INSERT INTO floor_log (counter_id, organization_id) VALUES ($1, $2)"
 
 
 def create_app() -> Litestar:
@@ -37,6 +54,9 @@ def create_app() -> Litestar:
             min_size=0,
             max_size=int(os.environ.get("TICKETING_DATABASE_POOL_SIZE", "20")),
         )
+        async with pool["main"].acquire() as connection:
+            for statement in FLOOR_TABLES:
+                await connection.execute(statement)
         try:
             yield
         finally:
@@ -56,11 +76,25 @@ def create_app() -> Litestar:
             "scopes": row["scopes"],
         }
 
+    @post("/write/{counter_id:uuid}", status_code=201)
+    async def write(request: Request[Any, Any, Any], counter_id: UUID) -> dict[str, int]:
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        async with pool["main"].acquire() as connection, connection.transaction():
+            key = await connection.fetchrow(KEY_BY_HASH, digest)
+            if key is None:
+                raise NotAuthorizedException()
+            used = await connection.fetchval(TAKE, counter_id)
+            if used is None:
+                raise ClientException(status_code=409, detail="full")
+            await connection.execute(LOG, counter_id, key["organization_id"])
+        return {"used": used}
+
     @get("/hello")
     async def hello() -> dict[str, str]:
         return {"hello": "world"}
 
-    return Litestar(route_handlers=[key, hello], lifespan=[database], logging_config=None)
+    return Litestar(route_handlers=[key, write, hello], lifespan=[database], logging_config=None)
 
 
 def main() -> None:
