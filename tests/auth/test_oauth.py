@@ -11,7 +11,6 @@ import asyncio
 import base64
 import hashlib
 import json
-import os
 import re
 import secrets
 import subprocess
@@ -61,14 +60,18 @@ ISSUER = "http://127.0.0.1:8000"
 
 
 @pytest.fixture(scope="module")
-def idp_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The development identity provider, configured as the service's IdP for these tests."""
+def idp_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The development identity provider, configured as the service's IdP for these tests (and
+    only for them: the settings are put back afterwards, so later tests and the commands they
+    start do not inherit them)."""
     directory = tmp_path_factory.mktemp("dev-idp")
     issuer, jwks_path = ensure_dev_idp(directory)
-    os.environ["TICKETING_IDP_ISSUER"] = issuer
-    os.environ["TICKETING_IDP_JWKS_FILE"] = str(jwks_path)
+    with pytest.MonkeyPatch.context() as environment:
+        environment.setenv("TICKETING_IDP_ISSUER", issuer)
+        environment.setenv("TICKETING_IDP_JWKS_FILE", str(jwks_path))
+        get_settings.cache_clear()
+        yield directory
     get_settings.cache_clear()
-    return directory
 
 
 @pytest.fixture(scope="module")
