@@ -102,6 +102,10 @@ class Unavailable(DomainError):
     title = "Service unavailable"
     code = "UNAVAILABLE"
 
+    DEPENDENCY_DOWN = "A service this API depends on did not answer; try again shortly."
+    """What a client is told when the database or Redis failed (the log and ``/readyz`` say
+    which)."""
+
 
 class IdempotencyKeyReused(DomainError):
     """The key was used for another request (other method, path, query or body)."""

@@ -45,6 +45,12 @@ class Settings:
     database_pool_size: int = 20
     """PostgreSQL connections each server process may open (PostgreSQL's max_connections bounds
     the sum over processes and replicas)."""
+    database_listen_url: str | None = None
+    """A direct connection to the primary for ``LISTEN`` (a transaction pooler cannot carry one);
+    unset: ``database_url``."""
+    database_statement_cache_size: int = 100
+    """asyncpg's prepared statements kept per connection; 0 through a pooler in transaction mode
+    that cannot carry them (PgBouncer before 1.21)."""
     cors_origins: tuple[str, ...] = ()
     """Browser origins allowed to call the API (CONTRACT.md section 12); empty: no CORS."""
     dashboard_client_id: str | None = None
@@ -60,6 +66,11 @@ class Settings:
         return bool(self.idp_issuer and self.dashboard_client_id)
 
     @property
+    def listen_url(self) -> str:
+        """Where the worker ``LISTEN``s for the outbox's notifications."""
+        return self.database_listen_url or self.database_url
+
+    @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite:")
 
@@ -70,6 +81,7 @@ class Settings:
 
 
 DEFAULT_DATABASE_URL = "sqlite:///ticketing.sqlite3"
+POSTGRES_SCHEMES = frozenset({"postgresql", "postgres"})
 LOG_FORMATS = ("text", "json")
 
 
@@ -104,13 +116,26 @@ def _optional(name: str) -> str | None:
 def _database_url() -> str:
     url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
     scheme = urlsplit(url).scheme
-    if scheme in {"postgresql", "postgres"}:
+    if scheme in POSTGRES_SCHEMES:
         return url
     if scheme == "sqlite" and url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
         return url
     raise SettingsError(
         f"DATABASE_URL must be postgresql://user@host:port/db or sqlite:///path, got {url!r}"
     )
+
+
+def _listen_url(database_url: str) -> str | None:
+    """``TICKETING_DATABASE_LISTEN_URL``: PostgreSQL, and only beside a PostgreSQL DATABASE_URL."""
+    url = _optional("TICKETING_DATABASE_LISTEN_URL")
+    if url is None:
+        return None
+    if urlsplit(url).scheme not in POSTGRES_SCHEMES or urlsplit(database_url).scheme == "sqlite":
+        raise SettingsError(
+            "TICKETING_DATABASE_LISTEN_URL must be postgresql://user@host:port/db beside a "
+            f"PostgreSQL DATABASE_URL, got {url!r}"
+        )
+    return url
 
 
 def _url(name: str, default: str | None) -> str | None:
@@ -194,8 +219,9 @@ def load_settings() -> Settings:
     log_format = (os.environ.get("TICKETING_LOG_FORMAT") or "text").lower()
     if log_format not in LOG_FORMATS:
         raise SettingsError(f"TICKETING_LOG_FORMAT must be text or json, got {log_format!r}")
+    database_url = _database_url()
     return Settings(
-        database_url=_database_url(),
+        database_url=database_url,
         redis_url=redis_url,
         public_url=_url("TICKETING_PUBLIC_URL", "http://127.0.0.1:8000") or "",
         allow_private_webhooks=_flag("TICKETING_ALLOW_PRIVATE_WEBHOOKS", False),
@@ -216,6 +242,10 @@ def load_settings() -> Settings:
         gc_tuning=_flag("TICKETING_GC_TUNING", True),
         shutdown_timeout_seconds=_number("TICKETING_SHUTDOWN_TIMEOUT_SECONDS", 20.0, 1.0),
         database_pool_size=int(_number("TICKETING_DATABASE_POOL_SIZE", 20, 1)),
+        database_listen_url=_listen_url(database_url),
+        database_statement_cache_size=int(
+            _number("TICKETING_DATABASE_STATEMENT_CACHE_SIZE", 100, 0)
+        ),
         cors_origins=_origins("TICKETING_CORS_ORIGINS"),
         dashboard_client_id=dashboard_client_id,
         dashboard_client_secret=_optional("TICKETING_DASHBOARD_CLIENT_SECRET"),

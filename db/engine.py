@@ -27,6 +27,9 @@ _bound: Engine | None = None
 CONNECT_TIMEOUT_SECONDS = 5.0
 """Bounds opening one PostgreSQL connection (asyncpg's default is a minute)."""
 POOL_MAX_SIZE = 20
+STATEMENT_CACHE_SIZE = 100
+"""asyncpg's default. A transaction pooler that cannot carry named prepared statements (PgBouncer
+before 1.21) needs 0: asyncpg then prepares each statement unnamed, in the same round trips."""
 STOP_TIMEOUT_SECONDS = 5.0
 
 
@@ -35,8 +38,10 @@ async def _keep_session(connection: Any) -> None:
 
     asyncpg rolls back a forgotten transaction before calling it either way; what this skips is
     its default reset query (RESET ALL, UNLISTEN, advisory unlocks), one round trip after every
-    pooled statement. The service keeps no session state: it never SETs, LISTENs or takes session
-    advisory locks on pooled connections.
+    pooled statement. The service keeps no session state, so that it works through a pooler in
+    transaction mode (PgBouncer): it never SETs, LISTENs (``workers.outbox_listener`` has a
+    connection of its own) or takes session-level advisory locks (``db.migrate``'s lock is
+    transaction-scoped).
     """
 
 
@@ -65,8 +70,20 @@ class LazyPostgresEngine(PostgresEngine):
     from ``gen_random_uuid`` or Python).
     """
 
-    def __init__(self, dsn: str, pool_size: int = POOL_MAX_SIZE) -> None:
-        super().__init__(config={"dsn": dsn, "timeout": CONNECT_TIMEOUT_SECONDS}, extensions=())
+    def __init__(
+        self,
+        dsn: str,
+        pool_size: int = POOL_MAX_SIZE,
+        statement_cache_size: int = STATEMENT_CACHE_SIZE,
+    ) -> None:
+        super().__init__(
+            config={
+                "dsn": dsn,
+                "timeout": CONNECT_TIMEOUT_SECONDS,
+                "statement_cache_size": statement_cache_size,
+            },
+            extensions=(),
+        )
         self.pool_size = pool_size
 
     async def check_version(self) -> None:
@@ -76,7 +93,11 @@ class LazyPostgresEngine(PostgresEngine):
 def create_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
         return ImmediateSQLiteEngine(path=settings.sqlite_path, timeout=30)
-    return LazyPostgresEngine(settings.database_url, settings.database_pool_size)
+    return LazyPostgresEngine(
+        settings.database_url,
+        settings.database_pool_size,
+        settings.database_statement_cache_size,
+    )
 
 
 def bind_engine(engine: Engine) -> None:

@@ -53,19 +53,25 @@ async def pending_migrations() -> list[MigrationInfo]:
 
 @contextlib.asynccontextmanager
 async def _migration_lock() -> AsyncIterator[None]:
-    """Hold PostgreSQL's advisory lock of ``migrate`` on a connection of its own, so that
-    migrations started at once (``docker compose up --scale api=3``) run one after the other: the
-    first applies them, the others wait and find nothing left. SQLite serves one process."""
+    """Hold PostgreSQL's advisory lock of ``migrate`` in a transaction of its own, so that
+    migrations started at once (``docker compose up --scale api=3``, a Job beside an old
+    release's) run one after the other: the first applies them, the others wait and find nothing
+    left. The lock is transaction-scoped (``pg_advisory_xact_lock``): through a pooler in
+    transaction mode the transaction keeps its one server connection, where a session-level lock
+    would stay behind on a server connection that the pooler hands to somebody else. It ends
+    with the transaction, or with the connection if the command dies. SQLite serves one
+    process."""
     engine = Migration._meta.db
     if not isinstance(engine, PostgresEngine):
         yield
         return
     connection = await engine.get_new_connection()
     try:
-        await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK_KEY)
-        yield
+        async with connection.transaction():
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+            yield
     finally:
-        await connection.close()  # the session ends, and with it the lock
+        await connection.close()
 
 
 async def migrate() -> list[MigrationInfo]:

@@ -6,6 +6,7 @@
 - a document that does not parse: GRAPHQL_PARSE_FAILED; one that fails validation (unknown field,
   wrong argument, depth, aliases or cost over the limit): GRAPHQL_VALIDATION_FAILED;
 - a variable of the wrong type: BAD_USER_INPUT;
+- the database unable to serve now (``db.availability``): UNAVAILABLE, as REST's 503;
 - anything else is a bug: answered as INTERNAL_SERVER_ERROR with a message that reveals nothing,
   and logged with its stack trace by the schema (``graphql_api.schema.TicketingSchema``).
 """
@@ -16,13 +17,16 @@ from typing import Any
 
 from graphql import GraphQLError
 
-from app.errors import DomainError, Forbidden, InvalidInput
+from app.errors import DomainError, Forbidden, InvalidInput, Unavailable
+from db.availability import UNAVAILABLE
 
 INTERNAL_MESSAGE = "The server failed to resolve this field; it has been logged."
 
 
 def is_bug(error: GraphQLError) -> bool:
-    return error.path is not None and not isinstance(error.original_error, DomainError)
+    return error.path is not None and not isinstance(
+        error.original_error, DomainError | UNAVAILABLE
+    )
 
 
 def domain_extensions(error: DomainError) -> dict[str, Any]:
@@ -41,6 +45,8 @@ def coded(error: GraphQLError) -> GraphQLError:
     message = error.message
     if error.extensions and "code" in error.extensions:
         return error
+    if isinstance(original, UNAVAILABLE):
+        original = Unavailable(Unavailable.DEPENDENCY_DOWN)
     if isinstance(original, DomainError):
         extensions = domain_extensions(original)
         message = original.detail

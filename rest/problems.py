@@ -6,11 +6,6 @@ import logging
 from typing import Any
 
 import msgspec
-from asyncpg.exceptions import (
-    CannotConnectNowError,
-    PostgresConnectionError,
-    TooManyConnectionsError,
-)
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -23,8 +18,10 @@ from app.errors import (
     IdempotencyKeyInProgress,
     RateLimited,
     Unauthenticated,
+    Unavailable,
 )
 from app.validation import field_error
+from db.availability import UNAVAILABLE
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 REALM = "ticketing"
@@ -152,31 +149,28 @@ def handle_unexpected_error(request: Request[Any, Any, Any], error: Exception) -
 def handle_unreachable_dependency(
     request: Request[Any, Any, Any], error: Exception
 ) -> Response[Problem]:
-    """The database refused (it may be full or starting), dropped or did not answer a
-    connection: a 503 and one log line, not a 500 with a stack trace; ``/readyz`` says which
-    dependency it is."""
+    """The database cannot serve now (``db.availability.UNAVAILABLE``: down, refusing, full,
+    missing, failing over): a 503 and one log line, not a 500 with a stack trace; ``/readyz``
+    says which dependency it is."""
     logger.warning(
-        "%s %s: a dependency did not answer (%s)",
+        "%s %s: a dependency did not answer (%s: %s)",
         request.method,
         request.url.path,
         type(error).__name__,
+        str(error).strip().splitlines()[0] if str(error).strip() else "no detail",
     )
     return problem_response(
         503,
-        "unavailable",
-        "Service unavailable",
-        "A service this API depends on did not answer; try again shortly.",
+        Unavailable.slug,
+        Unavailable.title,
+        Unavailable.DEPENDENCY_DOWN,
         headers={"Retry-After": "1"},
     )
 
 
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     DomainError: handle_domain_error,
-    ConnectionError: handle_unreachable_dependency,
-    TimeoutError: handle_unreachable_dependency,
-    PostgresConnectionError: handle_unreachable_dependency,
-    TooManyConnectionsError: handle_unreachable_dependency,
-    CannotConnectNowError: handle_unreachable_dependency,
+    **dict.fromkeys(UNAVAILABLE, handle_unreachable_dependency),
     ValidationException: handle_validation_error,
     HTTPException: handle_http_error,
     Exception: handle_unexpected_error,

@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -214,3 +215,35 @@ async def worker(redis_url: str, *args: str, **env: str) -> AsyncIterator[Runnin
                     process.kill()
                     await process.wait()
             running.final = running.log()
+
+
+class RedisServer:
+    """A redis-server of the test's own on a free port, to be stopped and started again."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.process: asyncio.subprocess.Process | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    async def start(self) -> None:
+        binary = shutil.which("redis-server")
+        assert binary, "redis-server is not installed"
+        self.process = await asyncio.create_subprocess_exec(
+            binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+            "--appendonly", "no", stdout=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        for _ in range(100):
+            with contextlib.suppress(OSError):
+                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                writer.close()
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError("redis-server did not start")
+
+    async def stop(self) -> None:
+        if self.process and self.process.returncode is None:
+            self.process.terminate()
+            await asyncio.wait_for(self.process.wait(), 10)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from asyncpg.exceptions import PostgresConnectionError
+from asyncpg.exceptions import InsufficientPrivilegeError
 
 from app.errors import DomainError, Unavailable
 from app.ids import parse_id
@@ -30,17 +30,22 @@ def _print_json(value: Any) -> None:
 
 async def _with_database(work: Callable[[], Awaitable[Any]], *, migrated: bool = True) -> Any:
     """Run ``work`` with the database open; unless told otherwise, refuse (one line, non-zero
-    exit) when the database has pending migrations."""
+    exit) when the database has pending migrations. A database that cannot serve (missing, a
+    role it refuses, down: ``db.availability``) is one line naming it and what to do."""
+    from db.availability import UNAVAILABLE, describe
     from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import NOT_MIGRATED, pending_migrations
 
-    engine = create_engine(get_settings())
+    settings = get_settings()
+    engine = create_engine(settings)
     bind_engine(engine)
     await start_engine(engine)
     try:
         if migrated and await pending_migrations():
             raise Unavailable(NOT_MIGRATED)
         return await work()
+    except (*UNAVAILABLE, InsufficientPrivilegeError) as error:
+        raise Unavailable(describe(error, settings.database_url)) from None
     finally:
         await stop_engine(engine)
 
@@ -84,6 +89,8 @@ async def _migration_warning() -> str | None:
     try:
         if await _with_database(pending, migrated=False):
             return f"{NOT_MIGRATED}; until then requests get 503"
+    except Unavailable as error:
+        return f"{error.detail}; until then requests get 503 and /readyz says what is missing"
     except Exception as error:
         return f"the database did not answer ({type(error).__name__}); /readyz says when it does"
     return None
@@ -364,7 +371,5 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"ticketing: configuration error: {error}")
     except DomainError as error:
         sys.exit(f"ticketing: {error.detail}")
-    except (ConnectionError, TimeoutError, PostgresConnectionError) as error:
-        sys.exit(f"ticketing: the database did not answer ({type(error).__name__}: {error})")
     except KeyboardInterrupt:
         pass

@@ -111,7 +111,7 @@ async def _relay(settings: Settings, wake: asyncio.Event, stopping: asyncio.Even
 
     listener = None
     if not settings.is_sqlite:
-        listener = asyncio.create_task(listen_for_work(settings.database_url, wake.set, stopping))
+        listener = asyncio.create_task(listen_for_work(settings.listen_url, wake.set, stopping))
     try:
         await run_relay_loop(
             step, wake, stopping, poll_seconds=RELAY_POLL_SECONDS, describe_error=_redis_down

@@ -1,7 +1,11 @@
 """``LISTEN`` for the outbox's notifications (PostgreSQL), so that the relay wakes on a commit.
 
 The connection is a dedicated one, outside the pool: pooled connections are shared by every query
-and never keep session state such as a ``LISTEN`` (``db.engine`` does not even reset them). It is
+and never keep session state such as a ``LISTEN`` (``db.engine`` does not even reset them). It
+goes to ``TICKETING_DATABASE_LISTEN_URL`` when set: a pooler in transaction mode (PgBouncer) hands
+each transaction a server connection of its choosing and would drop a ``LISTEN``, so behind one
+this names the primary itself (several hosts with ``target_session_attrs=read-write`` follow a
+promoted standby: notifications are sent on the primary only). It is
 made again with a doubling delay whenever it drops, and a keep-alive query finds one that died
 silently. Every (re)connection wakes the relay, since what was announced meanwhile went unheard;
 until then the relay's poll covers.
@@ -28,14 +32,14 @@ MAX_RECONNECT_DELAY_SECONDS = 30.0
 
 
 async def listen_for_work(
-    database_url: str, wake: Callable[[], None], stopping: asyncio.Event
+    listen_url: str, wake: Callable[[], None], stopping: asyncio.Event
 ) -> None:
     """Call ``wake`` on every notification of :data:`NOTIFY_CHANNEL` until ``stopping`` is set."""
     delay = 0.5
     while not stopping.is_set():
         connection: asyncpg.Connection[Any] | None = None
         try:
-            connection = await asyncpg.connect(database_url, timeout=CONNECT_TIMEOUT_SECONDS)
+            connection = await asyncpg.connect(listen_url, timeout=CONNECT_TIMEOUT_SECONDS)
             lost = asyncio.Event()
             connection.add_termination_listener(lambda _, lost=lost: lost.set())
             await connection.add_listener(NOTIFY_CHANNEL, lambda *_: wake())

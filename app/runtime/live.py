@@ -39,6 +39,7 @@ import redis.asyncio as redis_asyncio
 import redis.exceptions
 
 from app.runtime.observability import count_dropped_subscriber, track_live_subscribers
+from app.runtime.outages import REDIS
 from app.schemas.orders import OrderChange
 from app.schemas.scanning import ScanNotice
 from db.transactions import after_commit
@@ -52,6 +53,9 @@ BUFFER = 100
 """Notifications one subscriber may have waiting before it counts as unable to keep up."""
 RECONNECT_SECONDS = 1.0
 START_TIMEOUT_SECONDS = 5.0
+PUBLISH_TIMEOUT_SECONDS = 1.0
+"""Bounds a publication (it runs right after the commit, inside the request)."""
+REDIS_ERRORS = (OSError, redis.exceptions.RedisError)
 
 
 class SubscriberTooSlow(Exception):
@@ -204,12 +208,25 @@ class LocalHub(Hub):
 
 
 class RedisHub(Hub):
-    """Replicas: a notification goes through one Redis pub/sub channel that each replica hears."""
+    """Replicas: a notification goes through one Redis pub/sub channel that each replica hears.
+
+    While Redis is away, notifications are dropped (subscribers miss what happened meanwhile;
+    the change itself is committed) and the listener tries again every second; the outage is
+    one line in the log when it starts and one when it ends (``app.runtime.outages``)."""
 
     def __init__(self, redis_url: str, namespace: str) -> None:
         super().__init__()
         self.channel = f"{namespace}:live"
-        self._redis = redis_asyncio.Redis.from_url(redis_url)
+        self._redis = redis_asyncio.Redis.from_url(
+            redis_url,
+            socket_timeout=PUBLISH_TIMEOUT_SECONDS,
+            socket_connect_timeout=PUBLISH_TIMEOUT_SECONDS,
+        )
+        self._listening = redis_asyncio.Redis.from_url(
+            redis_url, socket_connect_timeout=PUBLISH_TIMEOUT_SECONDS
+        )
+        """The pub/sub connection waits for messages as long as there are none: no read
+        timeout."""
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
@@ -218,10 +235,8 @@ class RedisHub(Hub):
         not answer: the server starts anyway, readiness reports Redis, and listening goes on
         trying)."""
         self._listener = asyncio.create_task(self._listen(), name="live-notifications")
-        try:
+        with contextlib.suppress(TimeoutError):  # the listener logged the outage
             await asyncio.wait_for(asyncio.shield(self._ready.wait()), START_TIMEOUT_SECONDS)
-        except TimeoutError:
-            logger.warning("live notifications: Redis does not answer yet; still trying")
 
     async def stop(self) -> None:
         if self._listener is not None:
@@ -229,13 +244,19 @@ class RedisHub(Hub):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
         await self._redis.aclose()
+        await self._listening.aclose()
 
     async def publish(
         self, organization_id: UUID, topic: Topic, event_id: UUID | None, record: msgspec.Struct
     ) -> None:
         encoded = msgspec.Raw(msgspec.json.encode(record))
         envelope = Envelope(organization_id, topic, event_id, encoded)
-        await self._redis.publish(self.channel, msgspec.json.encode(envelope))
+        try:
+            await self._redis.publish(self.channel, msgspec.json.encode(envelope))
+        except REDIS_ERRORS as error:
+            REDIS.failed(error)
+            return
+        REDIS.answered()
 
     async def publish_all(
         self,
@@ -244,24 +265,30 @@ class RedisHub(Hub):
         records: Sequence[tuple[UUID | None, msgspec.Struct]],
     ) -> None:
         """One round trip for all of them (a pipeline), whatever their number (a scan batch)."""
-        async with self._redis.pipeline(transaction=False) as pipeline:
-            for event_id, record in records:
-                encoded = msgspec.Raw(msgspec.json.encode(record))
-                envelope = Envelope(organization_id, topic, event_id, encoded)
-                pipeline.publish(self.channel, msgspec.json.encode(envelope))
-            await pipeline.execute()
+        try:
+            async with self._redis.pipeline(transaction=False) as pipeline:
+                for event_id, record in records:
+                    encoded = msgspec.Raw(msgspec.json.encode(record))
+                    envelope = Envelope(organization_id, topic, event_id, encoded)
+                    pipeline.publish(self.channel, msgspec.json.encode(envelope))
+                await pipeline.execute()
+        except REDIS_ERRORS as error:
+            REDIS.failed(error)
+            return
+        REDIS.answered()
 
     async def _listen(self) -> None:
         """Hear the channel for as long as the process runs, listening again after a failure."""
         while True:
             try:
-                async with self._redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                async with self._listening.pubsub(ignore_subscribe_messages=True) as pubsub:
                     await pubsub.subscribe(self.channel)
                     self._ready.set()
+                    REDIS.answered()
                     async for message in pubsub.listen():
                         self._hear(message["data"])
-            except (OSError, redis.exceptions.RedisError):
-                logger.warning("live notifications: Redis failed; listening again", exc_info=True)
+            except REDIS_ERRORS as error:
+                REDIS.failed(error)
                 await asyncio.sleep(RECONNECT_SECONDS)
 
     def _hear(self, data: bytes) -> None:

@@ -7,13 +7,13 @@ until the next minute starts. The count lives in Redis when ``REDIS_URL`` is set
 shares it (``INCR`` and ``EXPIRE`` in one round trip); otherwise in this process, which is exact for
 the single-process demo. 0 disables the limit.
 
-When Redis cannot be reached the request is let through and a warning logged: an outage of the
-counter must not take the API down with it.
+When Redis cannot be reached the request is let through: an outage of the counter must not take
+the API down with it. The outage is one line in the log when it starts and one when it ends
+(``app.runtime.outages``).
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from typing import Protocol
@@ -23,11 +23,10 @@ import redis.exceptions
 
 from app.errors import RateLimited
 from app.principal import Principal
+from app.runtime.outages import REDIS
 from app.settings import Settings
 
 WINDOW_SECONDS = 60
-
-logger = logging.getLogger("ticketing.rate_limits")
 
 
 class Counter(Protocol):
@@ -64,10 +63,15 @@ class RedisCounter:
 
     async def hit(self, key: str, window: int) -> int:
         name = f"{self._prefix}:{key}:{window}"
-        async with self._client.pipeline(transaction=True) as pipeline:
-            pipeline.incr(name)
-            pipeline.expire(name, 2 * WINDOW_SECONDS)
-            count, _ = await pipeline.execute()
+        try:
+            async with self._client.pipeline(transaction=True) as pipeline:
+                pipeline.incr(name)
+                pipeline.expire(name, 2 * WINDOW_SECONDS)
+                count, _ = await pipeline.execute()
+        except (redis.exceptions.RedisError, OSError) as error:
+            REDIS.failed(error)
+            raise
+        REDIS.answered()
         return int(count)
 
 
@@ -108,9 +112,8 @@ async def check_rate(
     window = int(now // WINDOW_SECONDS)
     try:
         count = await counter.hit(credential, window)
-    except (redis.exceptions.RedisError, OSError) as error:
-        logger.warning("rate limit not enforced: the counter is unavailable (%s)", error)
-        return
+    except (redis.exceptions.RedisError, OSError):
+        return  # let through: the counter's outage is logged once (``RedisCounter.hit``)
     if count > limit:
         retry_after = max(1, math.ceil((window + 1) * WINDOW_SECONDS - now))
         raise RateLimited(

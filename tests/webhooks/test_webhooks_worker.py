@@ -4,8 +4,6 @@ idempotent relaying, a Redis outage and a worker killed in the middle of a deliv
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import shutil
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
@@ -20,8 +18,8 @@ from app.services.webhook_delivery import DeliveryRef, dispatch_due, relay_outbo
 from app.settings import get_settings
 from db.tables import WebhookDelivery
 from db.transactions import transaction
-from tests.harness import REDIS_URL, free_port
-from tests.processes import worker
+from tests.harness import REDIS_URL
+from tests.processes import RedisServer, worker
 from tests.support import Tenant, create_venue, ok, place_order
 from tests.webhooks.support import (
     Operations,
@@ -33,38 +31,6 @@ from tests.webhooks.support import (
 )
 from workers.arq_worker import MAX_JOBS, PER_SUBSCRIPTION
 from workers.jobs import enqueue_deliveries
-
-
-class RedisServer:
-    """A redis-server of the test's own on a free port, to be stopped and started again."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.process: asyncio.subprocess.Process | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    async def start(self) -> None:
-        binary = shutil.which("redis-server")
-        assert binary, "redis-server is not installed"
-        self.process = await asyncio.create_subprocess_exec(
-            binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-            "--appendonly", "no", stdout=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
-        for _ in range(100):
-            with contextlib.suppress(OSError):
-                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
-                writer.close()
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError("redis-server did not start")
-
-    async def stop(self) -> None:
-        if self.process and self.process.returncode is None:
-            self.process.terminate()
-            await asyncio.wait_for(self.process.wait(), 10)
 
 
 @pytest.fixture
