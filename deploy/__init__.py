@@ -1,0 +1,1 @@
+"""Running the service beyond one machine: the reference topology (docs/deployment.md)."""
