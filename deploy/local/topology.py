@@ -88,6 +88,9 @@ class Process:
         """Whether ``pid`` is still this process, running."""
         if self.pid <= 0:
             return False
+        child = _children.get(self.pid)
+        if child is not None:  # started by this process: its own word
+            return child.poll() is None
         try:
             cmdline = Path(f"/proc/{self.pid}/cmdline").read_bytes().replace(b"\0", b" ")
             state = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -285,6 +288,21 @@ class Topology:
             except TopologyError:
                 _signal(process, signal.SIGKILL)
                 _wait_for_exit(process, STOP_TIMEOUT_SECONDS)
+
+
+def haproxy_stats(topology: Topology) -> dict[tuple[str, str], dict[str, str]]:
+    """HAProxy's counters (``show stat`` on its admin socket) by (proxy, server): ``req_tot``,
+    ``hrsp_5xx``, ``wretr`` (retries), ``wredis`` (redispatches), ``status``..."""
+    with socket.socket(socket.AF_UNIX) as admin:
+        admin.connect(topology.stats_socket)
+        admin.sendall(b"show stat\n")
+        raw = b""
+        while chunk := admin.recv(65536):
+            raw += chunk
+    header, *rows = raw.decode().strip().splitlines()
+    names = header.lstrip("# ").split(",")
+    table = [dict(zip(names, row.split(","), strict=False)) for row in rows]
+    return {(row["pxname"], row["svname"]): row for row in table}
 
 
 def _pooler_url(pooler: Process) -> str:
@@ -654,8 +672,9 @@ def migrate(topology: Topology, extra: dict[str, str] | None = None) -> str:
 # --- up and down -------------------------------------------------------------------------------
 
 
-def up(directory: Path = DEFAULT_DIRECTORY) -> Topology:
-    """Start the whole topology in ``directory`` (which must not hold a running one)."""
+def up(directory: Path = DEFAULT_DIRECTORY, settings: dict[str, str] | None = None) -> Topology:
+    """Start the whole topology in ``directory`` (which must not hold a running one); every
+    ticketing node gets ``settings`` (``TICKETING_*``) on top of the topology's own."""
     if (directory / STATE).exists():
         running = Topology.load(directory)
         if any(process.alive() for process in running.processes()):
@@ -703,6 +722,7 @@ def up(directory: Path = DEFAULT_DIRECTORY) -> Topology:
             "REDIS_URL": topology.redis_url,
             "TICKETING_QUEUE_NAME": "ticketing:queue",
             "TICKETING_PUBLIC_URL": topology.lb_url,
+            **(settings or {}),
         }
         migrate(topology)
         for node in topology.serve:
