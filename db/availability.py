@@ -31,6 +31,27 @@ UNAVAILABLE: tuple[type[BaseException], ...] = (
 )
 """The database cannot serve now; the same request may succeed later (``OSError`` includes
 ``TimeoutError`` and every refused or reset connection)."""
+CLOSED = ("connection is closed", "connection was closed")
+"""What asyncpg's client-side errors say when the connection went away under them: a server
+connection that PgBouncer lost mid-transaction ("server conn crashed?") leaves asyncpg's
+protocol confused, and the rollback that follows fails on the closed connection."""
+
+
+def unavailable(error: BaseException) -> bool:
+    """Whether ``error``, or one it was raised while handling, is the database unable to serve
+    (an asyncpg client error on a connection that closed counts: its cause came first)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, UNAVAILABLE):
+            return True
+        if isinstance(current, pg.InterfaceError | pg.InternalClientError) and any(
+            text in str(current) for text in CLOSED
+        ):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from piccolo.columns import (
     UUID,
     BigInt,
     Boolean,
+    Bytea,
     ForeignKey,
     Integer,
     Numeric,
@@ -395,7 +396,7 @@ class AuditEntry(Table, tablename="audit_log"):
     as it was then; ``details`` never holds a secret (``app/services/audit.py``)."""
 
     id = UUID(primary_key=True)
-    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, null=False)
     actor_user_id = ForeignKey(
         references=User, on_delete=OnDelete.set_null, null=True, default=None, index=True
     )
@@ -410,6 +411,47 @@ class AuditEntry(Table, tablename="audit_log"):
     created_at = Timestamptz()
 
 
+class TicketCount(Table, tablename="ticket_counts"):
+    """An event's tickets by status, kept by triggers (migration 2026-11-23T01:17) and read with
+    SQL of its own (``db/counts.py``), never through this class. Its key is (event_id, shard);
+    Piccolo declares one primary-key column, so ``event_id`` stands for it here."""
+
+    event_id = UUID(primary_key=True)
+    organization_id = UUID(index=True)
+    shard = Integer()
+    valid = BigInt(default=0)
+    scanned = BigInt(default=0)
+    cancelled = BigInt(default=0)
+
+
+class OrderCount(Table, tablename="order_counts"):
+    """An event's orders by status: as :class:`TicketCount`."""
+
+    event_id = UUID(primary_key=True)
+    organization_id = UUID(index=True)
+    shard = Integer()
+    pending = BigInt(default=0)
+    confirmed = BigInt(default=0)
+    cancelled = BigInt(default=0)
+
+
+class IdempotencyKey(Table, tablename="idempotency_keys"):
+    """The first answer to a request with an ``Idempotency-Key``, per credential, for 24 hours;
+    read and written with SQL of its own (``db/idempotency.py``)."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, null=False)
+    credential = Varchar(length=200)
+    key = Varchar(length=255)
+    fingerprint = Varchar(length=64)
+    status = Integer()
+    content_type = Varchar(length=255, null=True, default=None)
+    location = Text(null=True, default=None)
+    body = Bytea()
+    created_at = Timestamptz()
+    expires_at = Timestamptz(index=True)
+
+
 TABLES: list[type[Table]] = [
     Organization,
     User,
@@ -421,6 +463,7 @@ TABLES: list[type[Table]] = [
     OAuthGrant,
     OAuthAuthorizationCode,
     OAuthRefreshToken,
+    OAuthConsentTicket,
     SigningKey,
     Event,
     TicketType,
@@ -437,4 +480,7 @@ TABLES: list[type[Table]] = [
     WebhookDelivery,
     WebhookDeliveryAttempt,
     AuditEntry,
+    TicketCount,
+    OrderCount,
+    IdempotencyKey,
 ]

@@ -18,14 +18,17 @@ from typing import Any
 from graphql import GraphQLError
 
 from app.errors import DomainError, Forbidden, InvalidInput, Unavailable
-from db.availability import UNAVAILABLE
+from db.availability import unavailable
 
 INTERNAL_MESSAGE = "The server failed to resolve this field; it has been logged."
 
 
 def is_bug(error: GraphQLError) -> bool:
-    return error.path is not None and not isinstance(
-        error.original_error, DomainError | UNAVAILABLE
+    original = error.original_error
+    return (
+        error.path is not None
+        and not isinstance(original, DomainError)
+        and not (original is not None and unavailable(original))
     )
 
 
@@ -45,7 +48,7 @@ def coded(error: GraphQLError) -> GraphQLError:
     message = error.message
     if error.extensions and "code" in error.extensions:
         return error
-    if isinstance(original, UNAVAILABLE):
+    if original is not None and unavailable(original):
         original = Unavailable(Unavailable.DEPENDENCY_DOWN)
     if isinstance(original, DomainError):
         extensions = domain_extensions(original)

@@ -6,6 +6,7 @@ import logging
 from typing import Any
 
 import msgspec
+from asyncpg.exceptions import InterfaceError, InternalClientError
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
@@ -21,7 +22,7 @@ from app.errors import (
     Unavailable,
 )
 from app.validation import field_error
-from db.availability import UNAVAILABLE
+from db.availability import UNAVAILABLE, unavailable
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 REALM = "ticketing"
@@ -168,9 +169,20 @@ def handle_unreachable_dependency(
     )
 
 
+def handle_database_client_error(
+    request: Request[Any, Any, Any], error: Exception
+) -> Response[Problem]:
+    """asyncpg's own errors: the database gone under a request (503) or a bug (500)."""
+    if unavailable(error):
+        return handle_unreachable_dependency(request, error)
+    return handle_unexpected_error(request, error)
+
+
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     DomainError: handle_domain_error,
     **dict.fromkeys(UNAVAILABLE, handle_unreachable_dependency),
+    InterfaceError: handle_database_client_error,
+    InternalClientError: handle_database_client_error,
     ValidationException: handle_validation_error,
     HTTPException: handle_http_error,
     Exception: handle_unexpected_error,

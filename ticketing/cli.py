@@ -32,7 +32,7 @@ async def _with_database(work: Callable[[], Awaitable[Any]], *, migrated: bool =
     """Run ``work`` with the database open; unless told otherwise, refuse (one line, non-zero
     exit) when the database has pending migrations. A database that cannot serve (missing, a
     role it refuses, down: ``db.availability``) is one line naming it and what to do."""
-    from db.availability import UNAVAILABLE, describe
+    from db.availability import describe, unavailable
     from db.engine import bind_engine, create_engine, start_engine, stop_engine
     from db.migrate import NOT_MIGRATED, pending_migrations
 
@@ -44,8 +44,10 @@ async def _with_database(work: Callable[[], Awaitable[Any]], *, migrated: bool =
         if migrated and await pending_migrations():
             raise Unavailable(NOT_MIGRATED)
         return await work()
-    except (*UNAVAILABLE, InsufficientPrivilegeError) as error:
-        raise Unavailable(describe(error, settings.database_url)) from None
+    except Exception as error:
+        if isinstance(error, InsufficientPrivilegeError) or unavailable(error):
+            raise Unavailable(describe(error, settings.database_url)) from None
+        raise
     finally:
         await stop_engine(engine)
 

@@ -35,6 +35,13 @@ from db.tables import Organization
 ID = "2026-11-23T00:40:00:000000"
 VERSION = "1.38.0"
 DESCRIPTION = "allowed statuses and kinds; scanner profile targets as foreign keys"
+GRANDFATHERED = (
+    "written before migrations had to survive a rolling deploy (docs/deployment.md): it deletes "
+    "the scanner profile targets that point nowhere and drops their (kind, target_id) columns in "
+    "the release whose code stopped reading them, so a release rolling over it must stop the "
+    "nodes of the release before first; every later migration expands, and contracts only a "
+    "release after"
+)
 
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("tickets", "status"): ("valid", "scanned", "cancelled"),

@@ -1,5 +1,6 @@
 """The reference topology of deploy/local (one per module of drills), an organization on it, and
-the drills' figures, printed at the end of the run and written to tests/artifacts/drills.json."""
+the drills' figures, printed at the end of the run and written to tests/artifacts/drills.json
+(the topology's logs are kept in tests/artifacts/topology-logs/)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import httpx
 import pytest
 
 from app.principal import SCOPES
-from deploy.local.topology import Topology, TopologyError, down, up
+from deploy.local.topology import Topology, TopologyError, up
 from tests.deployment.load import Shop
 from tests.support import Tenant, create_venue
 
@@ -63,11 +64,12 @@ async def topology() -> AsyncIterator[Topology]:
         raise
     try:
         yield started
-    except BaseException:
-        _show_logs(directory)
-        raise
     finally:
-        await asyncio.to_thread(down, directory)
+        await asyncio.to_thread(started.down)
+        kept = ARTIFACTS / "topology-logs"
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copytree(directory / "logs", kept)
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def _show_logs(directory: Path) -> None:

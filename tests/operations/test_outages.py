@@ -48,19 +48,15 @@ async def test_a_role_the_database_refuses_is_one_line_naming_it() -> None:
 
 @pytest.mark.slow
 async def test_serve_answers_503_problems_while_its_database_does_not_exist() -> None:
-    async with served(DATABASE_URL=MISSING_URL) as server:
-        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
-            refused = problem(
-                await client.get("/whoami", headers={"Authorization": "Bearer tk_live_x"}), 503
-            )
-            assert refused["type"] == "/problems/unavailable"
-            assert problem(await client.get("/readyz"), 503)["checks"]["database"] != "ok"
-            graphql = await client.post(
-                "/graphql",
-                json={"query": "{ whoami { email } }"},
-                headers={"Authorization": "Bearer tk_live_x"},
-            )
-            assert graphql.status_code in {200, 503}, graphql.text
+    async with (
+        served(DATABASE_URL=MISSING_URL) as server,
+        httpx.AsyncClient(base_url=server.url, timeout=10) as client,
+    ):
+        refused = problem(
+            await client.get("/whoami", headers={"Authorization": "Bearer tk_live_x"}), 503
+        )
+        assert refused["type"] == "/problems/unavailable"
+        assert problem(await client.get("/readyz"), 503)["checks"]["database"] != "ok"
     log = server.log()
     assert "Traceback" not in log, log
     assert f'database "{MISSING}"' in log and "does not exist: create it first" in log, log
