@@ -32,6 +32,7 @@ from arq.connections import RedisSettings
 from app.runtime.addresses import url_host
 from app.runtime.logging import configure_logging
 from app.runtime.observability import sample_pool_usage
+from app.runtime.readiness import MigrationGate, ReadinessProbe
 from app.services.webhook_delivery import (
     DELIVERY_TIMEOUT_SECONDS,
     DISPATCH_SHARE,
@@ -168,9 +169,11 @@ async def run_worker(
     bind_engine(engine)
     await start_engine(engine)
     metrics = None
+    probe = None
     pool_gauges = None
     if metrics_address is not None:
-        metrics = await start_metrics_endpoint(*metrics_address)
+        probe = ReadinessProbe(settings, MigrationGate())
+        metrics = await start_metrics_endpoint(*metrics_address, probe)
         pool_gauges = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
         host, port = metrics.sockets[0].getsockname()[:2]
         logger.info("metrics on http://%s:%d/metrics", url_host(host), port)
@@ -207,6 +210,8 @@ async def run_worker(
             pool_gauges.cancel()
         if metrics is not None:
             metrics.close()
+        if probe is not None:
+            await probe.aclose()
         await client.aclose()
         await stop_engine(engine)  # bounded: a cancelled job may hold a connection
 

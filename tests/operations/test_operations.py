@@ -193,7 +193,12 @@ async def test_the_worker_exposes_its_own_metrics(
         async with httpx.AsyncClient(timeout=PATIENT) as scraper:
             response = await scraper.get(f"http://127.0.0.1:{port}/metrics")
             missing = await scraper.get(f"http://127.0.0.1:{port}/other")
+            alive = await scraper.get(f"http://127.0.0.1:{port}/healthz")
+            ready = await scraper.get(f"http://127.0.0.1:{port}/readyz")
     assert response.status_code == 200 and missing.status_code == 404
+    assert alive.json() == {"status": "ok"}
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["checks"] == {"database": "ok", "migrations": "ok", "redis": "ok"}
     text = response.text
     assert samples(text, "ticketing_webhook_delivery_attempts_total", outcome="delivered") == 1
     assert samples(text, "ticketing_outbox_backlog") >= 0

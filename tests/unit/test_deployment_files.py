@@ -110,7 +110,8 @@ def test_the_deployments_probe_drain_and_take_their_settings_from_a_configmap_an
     assert serve["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
     worker = resource("Deployment", "ticketing-worker")
     assert container(worker)["command"][:2] == ["ticketing", "worker"]
-    assert container(worker)["livenessProbe"]["httpGet"]["path"] == "/metrics"
+    assert container(worker)["livenessProbe"]["httpGet"]["path"] == "/healthz"
+    assert container(worker)["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert worker["spec"]["template"]["spec"]["terminationGracePeriodSeconds"] > shutdown
     job = resource("Job", "ticketing-migrate")
     assert container(job)["command"] == ["ticketing", "migrate"]
