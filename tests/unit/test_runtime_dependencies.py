@@ -9,6 +9,7 @@ project ships and checks each against the closure of ``[project].dependencies``.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, packages_distributions, requires
@@ -84,3 +85,19 @@ def test_the_image_copies_every_shipped_package() -> None:
         if line.startswith("COPY ")
     }
     assert set(shipped_packages()) <= copied, "Dockerfile does not COPY every shipped package"
+
+
+def _scripts_run_by(script: Path) -> Iterator[Path]:
+    """``script`` and the project's scripts it calls, transitively."""
+    yield script
+    for called in sorted(set(re.findall(r"\bscripts/[\w-]+", script.read_text()))):
+        path = ROOT / called
+        if path != script and path.exists():
+            yield from _scripts_run_by(path)
+
+
+def test_the_demo_installs_no_test_tool() -> None:
+    """``scripts/demo`` sets up only what the service needs: no browser, no system package."""
+    demo = {path.name: path.read_text() for path in _scripts_run_by(ROOT / "scripts" / "demo")}
+    assert "bootstrap" in demo
+    assert [name for name, text in demo.items() if "apt-get" in text or "chromium" in text] == []
