@@ -87,13 +87,18 @@ def test_the_image_copies_every_shipped_package() -> None:
     assert set(shipped_packages()) <= copied, "Dockerfile does not COPY every shipped package"
 
 
-def _scripts_run_by(script: Path) -> Iterator[Path]:
-    """``script`` and the project's scripts it calls, transitively."""
-    yield script
-    for called in sorted(set(re.findall(r"\bscripts/[\w-]+", script.read_text()))):
-        path = ROOT / called
-        if path != script and path.exists():
-            yield from _scripts_run_by(path)
+def _scripts_run_by(script: Path) -> set[Path]:
+    """``script`` and the project's scripts it runs, transitively (a command line naming one, not
+    a comment)."""
+    found = {script}
+    for line in script.read_text().splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for called in re.findall(r"\bscripts/[\w-]+", line):
+            path = ROOT / called
+            if path.exists() and path not in found:
+                found |= _scripts_run_by(path)
+    return found
 
 
 def test_the_demo_installs_no_test_tool() -> None:
