@@ -23,7 +23,7 @@ async def base_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[st
 @pytest.fixture(scope="module")
 def chromium() -> str:
     if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is not installed: run scripts/bootstrap as root")
+        pytest.fail("Debian's chromium is not installed: run scripts/test-tools as root")
     ARTIFACTS.mkdir(exist_ok=True)
     return CHROMIUM
 

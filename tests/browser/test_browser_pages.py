@@ -52,10 +52,10 @@ async def base_url() -> AsyncIterator[str]:
 
 @pytest.fixture(scope="module")
 def chromium() -> str:
-    """Debian's Chromium; its absence fails the run (CI installs it through scripts/bootstrap)."""
+    """Debian's Chromium; its absence fails the run (scripts/test-tools installs it)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(
-            "Debian's chromium is not installed: run scripts/bootstrap as root, or "
+            "Debian's chromium is not installed: run scripts/test-tools as root, or "
             "apt-get install chromium"
         )
     ARTIFACTS.mkdir(exist_ok=True)

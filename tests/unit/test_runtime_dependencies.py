@@ -9,6 +9,7 @@ project ships and checks each against the closure of ``[project].dependencies``.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, packages_distributions, requires
@@ -84,3 +85,24 @@ def test_the_image_copies_every_shipped_package() -> None:
         if line.startswith("COPY ")
     }
     assert set(shipped_packages()) <= copied, "Dockerfile does not COPY every shipped package"
+
+
+def _scripts_run_by(script: Path) -> set[Path]:
+    """``script`` and the project's scripts it runs, transitively (a command line naming one, not
+    a comment)."""
+    found = {script}
+    for line in script.read_text().splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        for called in re.findall(r"\bscripts/[\w-]+", line):
+            path = ROOT / called
+            if path.exists() and path not in found:
+                found |= _scripts_run_by(path)
+    return found
+
+
+def test_the_demo_installs_no_test_tool() -> None:
+    """``scripts/demo`` sets up only what the service needs: no browser, no system package."""
+    demo = {path.name: path.read_text() for path in _scripts_run_by(ROOT / "scripts" / "demo")}
+    assert "bootstrap" in demo
+    assert [name for name, text in demo.items() if "apt-get" in text or "chromium" in text] == []
