@@ -50,7 +50,8 @@ def unavailable(error: BaseException) -> bool:
             text in str(current) for text in CLOSED
         ):
             return True
-        current = current.__cause__ or current.__context__
+        suppressed = current.__suppress_context__
+        current = current.__cause__ or (None if suppressed else current.__context__)
     return False
 
 

@@ -674,7 +674,8 @@ def migrate(topology: Topology, extra: dict[str, str] | None = None) -> str:
 
 def up(directory: Path = DEFAULT_DIRECTORY, settings: dict[str, str] | None = None) -> Topology:
     """Start the whole topology in ``directory`` (which must not hold a running one); every
-    ticketing node gets ``settings`` (``TICKETING_*``) on top of the topology's own."""
+    ticketing node gets the caller's ``TICKETING_*`` settings and ``settings`` on top of the
+    topology's own."""
     if (directory / STATE).exists():
         running = Topology.load(directory)
         if any(process.alive() for process in running.processes()):
@@ -714,11 +715,15 @@ def up(directory: Path = DEFAULT_DIRECTORY, settings: dict[str, str] | None = No
             _start_pgbouncer(topology, pooler)
         _start_redis(topology, topology.redis)
         topology.save()
+        # The caller's TICKETING_* settings are the nodes' (kept, so that a node started again
+        # later gets the same), but for where things are.
+        callers = {k: v for k, v in os.environ.items() if k.startswith("TICKETING_")}
         topology.environment = {
-            "DATABASE_URL": topology.database_url,
-            "TICKETING_DATABASE_LISTEN_URL": topology.listen_url,
             "TICKETING_DATABASE_STATEMENT_CACHE_SIZE": "0",
             "TICKETING_DATABASE_POOL_SIZE": str(NODE_POOL_SIZE),
+            **callers,
+            "DATABASE_URL": topology.database_url,
+            "TICKETING_DATABASE_LISTEN_URL": topology.listen_url,
             "REDIS_URL": topology.redis_url,
             "TICKETING_QUEUE_NAME": "ticketing:queue",
             "TICKETING_PUBLIC_URL": topology.lb_url,

@@ -11,6 +11,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -19,12 +20,14 @@ import httpx
 import pytest
 
 from app.principal import SCOPES
-from deploy.local.topology import Topology, TopologyError, up
+from deploy.local.topology import REPOSITORY, START_TIMEOUT_SECONDS, Topology
 from tests.deployment.load import Shop
 from tests.support import Tenant, create_venue
 
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"
 FIGURES: dict[str, dict[str, Any]] = {}
+PRINTED: dict[str, Any] = {}
+"""The last line ``deploy/local/up`` printed."""
 SETTINGS = {"TICKETING_RATE_LIMIT_PER_MINUTE": "1000000"}
 """The drills' clients share one key; the Redis drill reads the counts, not 429s."""
 CLIENTS = 6
@@ -53,23 +56,43 @@ def _missing_programs() -> list[str]:
 
 @pytest.fixture(scope="module")
 async def topology() -> AsyncIterator[Topology]:
-    """``deploy/local/up`` in a directory of its own; ``deploy/local/down`` afterwards."""
+    """``deploy/local/up`` in a directory of its own (its last line kept in :data:`PRINTED`);
+    ``deploy/local/down`` afterwards, its logs kept in tests/artifacts/topology-logs/."""
     missing = _missing_programs()
-    assert not missing, f"{missing} not installed: scripts/bootstrap installs them as root"
+    assert not missing, f"{missing} not installed: scripts/test-tools installs them as root"
     directory = Path(tempfile.mkdtemp(prefix="ticketing-drills-"))
-    try:
-        started = await asyncio.to_thread(up, directory, SETTINGS)
-    except TopologyError:
+    started = await _script("up", directory)
+    if started.returncode != 0:
         _show_logs(directory)
-        raise
+        shutil.rmtree(directory, ignore_errors=True)
+    assert started.returncode == 0, started.stderr
+    PRINTED.update(json.loads(started.stdout.splitlines()[-1]))
     try:
-        yield started
+        yield Topology.load(directory)
     finally:
-        await asyncio.to_thread(started.down)
+        stopped = await _script("down", directory, "--keep")
         kept = ARTIFACTS / "topology-logs"
         shutil.rmtree(kept, ignore_errors=True)
         shutil.copytree(directory / "logs", kept)
         shutil.rmtree(directory, ignore_errors=True)
+        assert stopped.returncode == 0, stopped.stderr
+
+
+@dataclass(frozen=True)
+class Ran:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+async def _script(name: str, directory: Path, *args: str) -> Ran:
+    process = await asyncio.create_subprocess_exec(
+        str(REPOSITORY / "deploy" / "local" / name), "--dir", str(directory), *args,
+        env={**os.environ, **SETTINGS},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    stdout, stderr = await asyncio.wait_for(process.communicate(), START_TIMEOUT_SECONDS * 3)
+    return Ran(process.returncode or 0, stdout.decode(), stderr.decode())
 
 
 def _show_logs(directory: Path) -> None:

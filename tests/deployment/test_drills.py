@@ -21,7 +21,7 @@ import pytest
 import redis.asyncio as redis_asyncio
 
 from deploy.local.topology import REPOSITORY, Topology, haproxy_stats, migrate
-from tests.deployment.conftest import record_figures
+from tests.deployment.conftest import PRINTED, record_figures
 from tests.deployment.load import Figures, Shop, call, place_order, shop_and_browse
 from tests.graphql.test_subscriptions import subscribed
 from tests.support import create_venue, ok, operation
@@ -117,6 +117,29 @@ def assert_no_client_failed(figures: Figures) -> None:
     assert figures.failures == 0, figures.report()
     assert figures.unretryable == [], figures.unretryable[:3]
     assert figures.key_conflicts == [], figures.key_conflicts[:3]
+
+
+async def test_deploy_local_up_printed_what_runs_where(topology: Topology) -> None:
+    """CONTRACT.md section 19's object, and each process it names alive."""
+    assert {
+        "lb_url", "database_url", "serve", "workers", "pgbouncer", "primary", "standby", "redis",
+    } <= PRINTED.keys()  # fmt: skip
+    assert PRINTED["lb_url"] == topology.lb_url
+    assert PRINTED["database_url"] == topology.environment["DATABASE_URL"]
+    assert "target_session_attrs=read-write" in PRINTED["database_url"]
+    assert [node["name"] for node in PRINTED["serve"]] == ["serve-1", "serve-2", "serve-3"]
+    assert [node["name"] for node in PRINTED["workers"]] == ["worker-1", "worker-2"]
+    addresses = {node["url"].split("//")[1].split(":")[0] for node in PRINTED["serve"]}
+    assert len(addresses) == 3 and all(a.startswith("127.0.0.") for a in addresses)
+    named = [*PRINTED["serve"], *PRINTED["workers"], PRINTED["pgbouncer"], PRINTED["primary"]]
+    named += [PRINTED["standby"], PRINTED["redis"]]
+    assert {entry["pid"] for entry in named} == {p.pid for p in topology.processes()} - {
+        topology.haproxy.pid if topology.haproxy else 0,
+        topology.pgbouncers[1].pid,
+    }
+    assert all(process.alive() for process in topology.processes())
+    async with httpx.AsyncClient(base_url=PRINTED["lb_url"], timeout=10) as client:
+        assert (await client.get("/readyz")).status_code == 200
 
 
 async def test_a_serve_node_killed_under_load_loses_and_repeats_no_order(
