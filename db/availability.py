@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 from asyncpg import exceptions as pg
 
-UNAVAILABLE: tuple[type[BaseException], ...] = (
+UNAVAILABLE: tuple[type[Exception], ...] = (
     OSError,
     pg.PostgresConnectionError,
     pg.CannotConnectNowError,

@@ -635,24 +635,20 @@ def _node_environment(topology: Topology, extra: dict[str, str] | None) -> dict[
     return {**os.environ, **topology.environment, **(extra or {})}
 
 
+def _wait_for_http(node: Process, path: str, what: str) -> None:
+    """Until ``path`` of the node answers 200 (a worker's port answers its probes too)."""
+    url = f"http://{node.address}:{node.port}{path}"
+    _wait_until(lambda: _http_ok(url), f"{node.name} {what}", node, START_TIMEOUT_SECONDS)
+
+
 def _start_serve(topology: Topology, node: Process, extra: dict[str, str] | None) -> None:
     _spawn_only(topology, node, "serve", extra)
-    _wait_until(
-        lambda: _http_ok(f"http://{node.address}:{node.port}/readyz"),
-        f"{node.name} ready",
-        node,
-        START_TIMEOUT_SECONDS,
-    )
+    _wait_for_http(node, "/readyz", "ready")
 
 
 def _start_worker(topology: Topology, node: Process, extra: dict[str, str] | None) -> None:
     _spawn_only(topology, node, "worker", extra)
-    _wait_until(
-        lambda: _http_ok(f"http://{node.address}:{node.port}/metrics"),
-        f"{node.name} running",
-        node,
-        START_TIMEOUT_SECONDS,
-    )
+    _wait_for_http(node, "/readyz", "ready")
 
 
 def migrate(topology: Topology, extra: dict[str, str] | None = None) -> str:
@@ -736,19 +732,9 @@ def up(directory: Path = DEFAULT_DIRECTORY, settings: dict[str, str] | None = No
             _spawn_only(topology, node, "worker")
         topology.save()
         for node in topology.serve:
-            _wait_until(
-                lambda node=node: _http_ok(f"http://{node.address}:{node.port}/readyz"),
-                f"{node.name} ready",
-                node,
-                START_TIMEOUT_SECONDS,
-            )
+            _wait_for_http(node, "/readyz", "ready")
         for node in topology.workers:
-            _wait_until(
-                lambda node=node: _http_ok(f"http://{node.address}:{node.port}/metrics"),
-                f"{node.name} running",
-                node,
-                START_TIMEOUT_SECONDS,
-            )
+            _wait_for_http(node, "/readyz", "ready")
         _start_haproxy(topology, topology.haproxy)
         topology.save()
         _wait_until(
