@@ -132,16 +132,14 @@ async def organization(name: str, base_url: str, subscriptions: int) -> Organiza
 async def write_events(org: Organization, count: int) -> tuple[set[tuple[str, str]], float]:
     """``count`` order.confirmed events in one transaction; the (event, path) pairs expected, and
     the commit time."""
+    from app.schemas.webhook_events import OrderConfirmed
     from app.services.outbox import record_events
     from db.transactions import transaction
 
     async with transaction():
         ids = await record_events(
             org.id,
-            [
-                ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
-                for _ in range(count)
-            ],
+            [OrderConfirmed(order_id=uuid.uuid4(), event_id=uuid.uuid4()) for _ in range(count)],
         )
     committed = time.time()
     return {(str(event_id), path) for event_id in ids for path in org.paths}, committed
