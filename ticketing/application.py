@@ -8,6 +8,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from litestar import Litestar
 from litestar.datastructures import State
@@ -65,7 +66,7 @@ def warn_about_settings(settings: Settings) -> None:
         )
 
 
-def create_app(settings: Settings | None = None, *, engine: Engine | None = None) -> Litestar:
+def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None = None) -> Litestar:
     """The application for ``settings`` (read from the environment when not given: the
     ``ticketing serve`` factory), on ``engine`` (built from the settings when not given), which
     its lifespan binds and starts."""
