@@ -96,6 +96,15 @@ class HoldUnavailable(Conflict):
     title = "Hold unavailable"
 
 
+class NonceReused(DomainError):
+    """A door device's ``nonce`` was already used for another ticket (CONTRACT.md section 11)."""
+
+    status = 409
+    slug = "nonce-reused"
+    title = "Nonce reused"
+    code = "CONFLICT"
+
+
 class RateLimited(DomainError):
     status = 429
     slug = "rate-limited"

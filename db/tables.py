@@ -30,10 +30,15 @@ from piccolo.table import Table
 
 
 class Organization(Table, tablename="organizations"):
+    """A live organization, or the test twin of one (``live_organization_id`` set: CONTRACT.md
+    section 18). A twin holds the test data: ``tk_test_`` keys belong to it, so every query's
+    organization filter keeps test and live data apart (``app/services/test_mode.py``)."""
+
     id = UUID(primary_key=True)
     name = Varchar(length=200)
     currency = Varchar(length=3, default="EUR")
     created_at = Timestamptz()
+    live_organization_id = UUID(null=True, default=None)
 
 
 class User(Table, tablename="users"):
@@ -77,6 +82,9 @@ class DashboardSession(Table, tablename="dashboard_sessions"):
     return_to = Varchar(length=500, null=True, default=None)
     created_at = Timestamptz()
     last_seen_at = Timestamptz(index=True)
+    test_mode = Boolean(default=False)
+    """The dashboard's live / test switch: while set, the session acts as the organization's
+    test twin."""
 
 
 class ApiKey(Table, tablename="api_keys"):

@@ -33,6 +33,7 @@ from app.schemas.orders import (
     OrderStatus,
     RefundCreate,
 )
+from app.schemas.webhook_events import OrderConfirmed, OrderCreated
 from app.services import audit
 from app.services.audit import Target
 from app.services.holds import places_left, sold_out
@@ -197,9 +198,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
                 for sequence, ticket in enumerate(data.tickets, start=1)
             ]
         )
-        await record_event(
-            organization_id, "order.created", {"order_id": order.id, "event_id": data.event_id}
-        )
+        await record_event(organization_id, OrderCreated(order_id=order.id, event_id=data.event_id))
         placed = to_record(Order, order.to_dict())
         await _announce(organization_id, "CREATED", placed)
         if not claimed:  # last: the timeslot's row is locked from here to the commit only
@@ -231,8 +230,7 @@ async def confirm_order(principal: Principal, order_id: UUID) -> Order:
             row = confirmed[0]
             await record_event(
                 principal.organization_id,
-                "order.confirmed",
-                {"order_id": row["id"], "event_id": row["event_id"]},
+                OrderConfirmed(order_id=row["id"], event_id=row["event_id"]),
             )
             record = to_record(Order, row)
             await _announce(principal.organization_id, "CONFIRMED", record)
