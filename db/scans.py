@@ -175,7 +175,8 @@ async def tickets(organization_id: UUID, ids: Sequence[UUID], codes: Sequence[st
             args += values_args
     if not conditions:
         return []
-    return await Ticket.raw(f"{_TICKET_COLUMNS} AND ({' OR '.join(conditions)})", *args)
+    rows: list[Row] = await Ticket.raw(f"{_TICKET_COLUMNS} AND ({' OR '.join(conditions)})", *args)
+    return rows
 
 
 async def claim(
@@ -211,14 +212,14 @@ async def first_attempts(organization_id: UUID, nonces: Sequence[str]) -> list[R
     if not nonces:
         return []
     condition, args = _in("nonce", nonces, "varchar")
-    return await Scan.raw(
+    rows: list[Row] = await Scan.raw(
         "SELECT nonce, ticket_id, status, reason, result_scanned_at, scanned_at, direction, "
-        "result_inside "
-        "FROM scans "
+        "result_inside FROM scans "
         f"WHERE organization_id = {{}} AND {condition}",
         organization_id,
         *args,
     )
+    return rows
 
 
 _APPLY_CONDITION = (
@@ -293,11 +294,12 @@ async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
     if not ids:
         return []
     condition, args = _in("id", ids, "uuid")
-    return await Ticket.raw(
+    rows: list[Row] = await Ticket.raw(
         "SELECT id, status, scanned_at, cancelled_at, inside, presence_at FROM tickets "
         f"WHERE {condition}",
         *args,
     )
+    return rows
 
 
 async def correct(
@@ -324,8 +326,9 @@ async def related(organization_id: UUID, order_ids: Sequence[UUID]) -> list[Row]
         condition, args = "t.order_id = {}", [order_ids[0]]
     else:
         condition, args = _in("t.order_id", order_ids, "uuid")
-    return await Ticket.raw(
+    rows: list[Row] = await Ticket.raw(
         f"{_RELATED_COLUMNS} AND {condition} ORDER BY t.order_id, t.sequence",
         organization_id,
         *args,
     )
+    return rows

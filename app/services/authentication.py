@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.errors import Unauthenticated
 from app.principal import Principal
 from app.runtime.rate_limits import enforce_rate_limit
-from app.services.api_keys import PREFIX, authenticate_api_key
+from app.services.api_keys import PREFIXES, authenticate_api_key
 from app.services.oauth.tokens import authenticate_access_token
 from app.settings import Settings
 
@@ -29,7 +29,7 @@ def bearer_token(authorization: str | None) -> str:
 async def authenticate(authorization: str | None, settings: Settings) -> Principal:
     """The caller's principal, counted against its rate limit (429 once over it)."""
     token = bearer_token(authorization)
-    if token.startswith(PREFIX):
+    if token.startswith(PREFIXES):
         principal = await authenticate_api_key(token)
     else:
         principal = await authenticate_access_token(token, settings)
