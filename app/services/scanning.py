@@ -53,6 +53,7 @@ from app.schemas.scanning import (
     ScanTicketType,
     ScanTimeslot,
 )
+from app.schemas.webhook_events import TicketScanned
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.services.scanners import targets_of
@@ -568,21 +569,22 @@ async def _first_attempts(organization_id: UUID, nonces: Sequence[str]) -> dict[
 async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answer]) -> None:
     """``ticket.scanned`` for each admission (one INSERT), and every new attempt to live
     subscribers once the transaction commits."""
-    events: list[tuple[str, dict[str, Any]]] = []
+    events: list[TicketScanned] = []
     notices: list[tuple[UUID | None, ScanNotice]] = []
     for answer in new:
         ticket = answer.ticket
         assert ticket is not None and answer.status is not None
         at = answer.attempt.scanned_at
         if answer.status == "valid":
-            payload = {
-                "ticket_id": ticket.id,
-                "order_id": ticket.order_id,
-                "event_id": ticket.event_id,
-                "scanner_id": scanner_id,
-                "scanned_at": at,
-            }
-            events.append(("ticket.scanned", payload))
+            events.append(
+                TicketScanned(
+                    ticket_id=ticket.id,
+                    order_id=ticket.order_id,
+                    event_id=ticket.event_id,
+                    scanner_id=scanner_id,
+                    scanned_at=at,
+                )
+            )
         notice = ScanNotice(
             ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at
         )
