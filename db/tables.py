@@ -21,6 +21,7 @@ from piccolo.columns import (
     ForeignKey,
     Integer,
     Numeric,
+    Real,
     Text,
     Timestamptz,
     Varchar,
@@ -510,6 +511,22 @@ class IdempotencyKey(Table, tablename="idempotency_keys"):
     expires_at = Timestamptz(index=True)
 
 
+class RequestLogEntry(Table, tablename="request_log"):
+    """One request of an API key or an OAuth token (CONTRACT.md section 18), written off the
+    request path (``app/services/request_log.py``); never a body, a query value or a secret."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    credential_id = UUID()
+    method = Varchar(length=10)
+    path = Varchar(length=500)
+    status = Integer()
+    duration_ms = Real()
+    request_id = Varchar(length=200)
+    idempotency_key = Varchar(length=255, null=True, default=None)
+    created_at = Timestamptz()
+
+
 TABLES: list[type[Table]] = [
     Organization,
     User,
@@ -543,4 +560,5 @@ TABLES: list[type[Table]] = [
     OrderCount,
     AttendanceCount,
     IdempotencyKey,
+    RequestLogEntry,
 ]
