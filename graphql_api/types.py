@@ -15,16 +15,18 @@ from typing import Annotated, Any, Generic, TypeVar
 import strawberry
 
 from app import pagination
+from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
+from app.services import attendance
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
-from graphql_api.context import Context, Info, loaders_of
+from graphql_api.context import Context, Info, loaders_of, principal_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type, record_type
 from graphql_api.lists import filtered
@@ -71,8 +73,26 @@ class Viewer:
     pass
 
 
+@record_type(attendance_records.TimeslotAttendance)
+class TimeslotAttendance:
+    pass
+
+
+@record_type(
+    attendance_records.Attendance,
+    description="`admitted`: tickets ever admitted; `inside`: tickets present now; `entries` / "
+    "`exits`: valid scans of each direction. Exact, read from counters.",
+)
+class Attendance:
+    pass
+
+
 @record_type(event_records.Event)
 class Event:
+    @field(attendance.event_attendance, "Who came and who is inside now.")
+    async def attendance(self, info: Info) -> Attendance | None:
+        return await attendance.event_attendance(principal_of(info), self.id)  # type: ignore[return-value]
+
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
     def timeslots(
