@@ -2,8 +2,9 @@
 
 A page is one statement whatever its size: the rows of the page with their count (or a total
 kept by ``db/counts.py``) as a subquery and the page's bounds written in, a statement whose plan
-PostgreSQL keeps (:func:`fetch_page`). The rows are whole rows (``SELECT *``), mapped onto records by field name
-(``app/records.py``), so a new column named by a record needs no change here.
+PostgreSQL keeps (:func:`fetch_page`). The rows are whole rows (``SELECT *``), mapped onto
+records by field name (``app/records.py``), so a new column named by a record needs no change
+here.
 
 For many parents (GraphQL's nested lists), PostgreSQL runs one ``LATERAL`` subquery per parent,
 each an index range scan of exactly one page, in the same statement as the parents' totals;
@@ -24,9 +25,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
@@ -118,7 +119,8 @@ def starts_with(table: type[Table], column: str, prefix: str) -> QueryString:
 
 
 async def _rows(table: type[Table], query: QueryString) -> list[Row]:
-    return await table.raw(query.template, *query.args)
+    rows: list[Row] = await table.raw(query.template, *query.args)
+    return rows
 
 
 async def fetch_rows(
@@ -362,7 +364,7 @@ def _pages_by_parent(ids: list[Any], rows: list[Row]) -> dict[Any, tuple[list[Ro
 
 async def stream_rows(
     table: type[Table], conditions: Sequence[QueryString], order: Order, chunk_rows: int
-) -> AsyncIterator[list[Row]]:
+) -> AsyncGenerator[list[Row], None]:
     """Every row matching ``conditions`` in ``order``, ``chunk_rows`` at a time, from one
     statement's cursor: on PostgreSQL a server-side cursor inside a read-only transaction on a
     pooled connection, on SQLite the statement stepped on a connection of its own. The
@@ -386,7 +388,7 @@ async def stream_rows(
 
 async def _postgres_chunks(
     engine: PostgresEngine, query: QueryString, chunk_rows: int
-) -> AsyncIterator[list[Row]]:
+) -> AsyncGenerator[list[Row], None]:
     sql, args = query.compile_string(engine_type="postgres")
     assert engine.pool is not None, "the connection pool is not started (db.engine.start_engine)"
     async with engine.pool.acquire() as connection, connection.transaction(readonly=True):
@@ -401,15 +403,16 @@ async def _postgres_chunks(
 
 async def _sqlite_chunks(
     engine: SQLiteEngine, query: QueryString, chunk_rows: int
-) -> AsyncIterator[list[Row]]:
+) -> AsyncGenerator[list[Row], None]:
     sql, args = query.compile_string(engine_type="sqlite")
     connection = await engine.get_connection()
     try:
         async with connection.execute(sql, args) as cursor:
             while True:
-                rows = await cursor.fetchmany(chunk_rows)
+                # Piccolo's SQLite connections make each row a dict (its ``dict_factory``).
+                rows = cast(list[Row], await cursor.fetchmany(chunk_rows))
                 if rows:
-                    yield list(rows)
+                    yield rows
                 if len(rows) < chunk_rows:
                     return
     finally:

@@ -130,7 +130,8 @@ async def tickets(organization_id: UUID, ids: Sequence[UUID], codes: Sequence[st
             args += values_args
     if not conditions:
         return []
-    return await Ticket.raw(f"{_TICKET_COLUMNS} AND ({' OR '.join(conditions)})", *args)
+    rows: list[Row] = await Ticket.raw(f"{_TICKET_COLUMNS} AND ({' OR '.join(conditions)})", *args)
+    return rows
 
 
 async def claim(
@@ -166,12 +167,13 @@ async def first_attempts(organization_id: UUID, nonces: Sequence[str]) -> list[R
     if not nonces:
         return []
     condition, args = _in("nonce", nonces, "varchar")
-    return await Scan.raw(
+    rows: list[Row] = await Scan.raw(
         "SELECT nonce, ticket_id, status, reason, result_scanned_at FROM scans "
         f"WHERE organization_id = {{}} AND {condition}",
         organization_id,
         *args,
     )
+    return rows
 
 
 async def admit(
@@ -213,9 +215,10 @@ async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
     if not ids:
         return []
     condition, args = _in("id", ids, "uuid")
-    return await Ticket.raw(
+    rows: list[Row] = await Ticket.raw(
         f"SELECT id, status, scanned_at, cancelled_at FROM tickets WHERE {condition}", *args
     )
+    return rows
 
 
 async def correct(outcomes: Sequence[tuple[UUID, str, str | None, datetime | None]]) -> None:
@@ -238,8 +241,9 @@ async def related(organization_id: UUID, order_ids: Sequence[UUID]) -> list[Row]
         condition, args = "t.order_id = {}", [order_ids[0]]
     else:
         condition, args = _in("t.order_id", order_ids, "uuid")
-    return await Ticket.raw(
+    rows: list[Row] = await Ticket.raw(
         f"{_RELATED_COLUMNS} AND {condition} ORDER BY t.order_id, t.sequence",
         organization_id,
         *args,
     )
+    return rows

@@ -30,10 +30,15 @@ from piccolo.table import Table
 
 
 class Organization(Table, tablename="organizations"):
+    """A live organization, or the test twin of one (``live_organization_id`` set: CONTRACT.md
+    section 18). A twin holds the test data: ``tk_test_`` keys belong to it, so every query's
+    organization filter keeps test and live data apart (``app/services/test_mode.py``)."""
+
     id = UUID(primary_key=True)
     name = Varchar(length=200)
     currency = Varchar(length=3, default="EUR")
     created_at = Timestamptz()
+    live_organization_id = UUID(null=True, default=None)
 
 
 class User(Table, tablename="users"):
@@ -77,6 +82,9 @@ class DashboardSession(Table, tablename="dashboard_sessions"):
     return_to = Varchar(length=500, null=True, default=None)
     created_at = Timestamptz()
     last_seen_at = Timestamptz(index=True)
+    test_mode = Boolean(default=False)
+    """The dashboard's live / test switch: while set, the session acts as the organization's
+    test twin."""
 
 
 class ApiKey(Table, tablename="api_keys"):
@@ -205,7 +213,8 @@ class TicketType(Table, tablename="ticket_types"):
 
 
 class Timeslot(Table, tablename="timeslots"):
-    """``total_available`` is the capacity; ``sold`` counts live (not cancelled) tickets."""
+    """``total_available`` is the capacity; ``sold`` counts live (not cancelled) tickets;
+    ``held`` the places of holds whose row is ``active`` (``db/holds.py``)."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -215,6 +224,7 @@ class Timeslot(Table, tablename="timeslots"):
     ends_at = Timestamptz()
     total_available = Integer()
     sold = Integer(default=0)
+    held = Integer(default=0)
     created_at = Timestamptz()
 
 
@@ -241,6 +251,28 @@ class Order(Table, tablename="orders"):
     created_at = Timestamptz()
     updated_at = Timestamptz()
     """Set by every change of the order (sync: ``updated_since``)."""
+
+
+class Hold(Table, tablename="holds"):
+    """Places of a timeslot kept for a buyer until ``expires_at`` (CONTRACT.md section 16).
+    ``status`` is as stored: an ``active`` row past ``expires_at`` reads ``expired``
+    (``app/services/holds.py``). ``tickets`` lists the held ticket types, ``quantity`` their
+    number."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(
+        references=Organization, on_delete=OnDelete.cascade, null=False, index=True
+    )
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade, null=False, index=True)
+    event_timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade, null=False)
+    status = Varchar(length=10, default="active")
+    quantity = Integer()
+    tickets = JSON(default=[])
+    order_id = UUID(null=True, default=None, index=True)
+    """The order the hold became (no foreign key: set before the order's row is written)."""
+    expires_at = Timestamptz()
+    created_at = Timestamptz()
+    updated_at = Timestamptz()
 
 
 class Ticket(Table, tablename="tickets"):
@@ -470,6 +502,7 @@ TABLES: list[type[Table]] = [
     Timeslot,
     TimeslotTicketType,
     Order,
+    Hold,
     Ticket,
     ScannerProfile,
     ScannerProfileTarget,

@@ -29,6 +29,7 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.schemas.scanning import BatchScan, BatchScanResults, CodeScan, TicketScan
+from app.schemas.webhook_events import SUBSCRIBABLE, WebhookTest, data_shape
 from app.schemas.webhooks import WebhookCreate, WebhookUpdate
 from app.services import (
     events,
@@ -291,8 +292,8 @@ class Mutation:
     @mutation(
         webhooks.create_webhook,
         "`url` must be absolute https and publicly reachable; "
-        "`eventTypes` a non-empty subset of order.created, order.confirmed, ticket.scanned, "
-        "ticket.cancelled; `description` at most 255 characters.",
+        f"`eventTypes` a non-empty subset of {', '.join(SUBSCRIBABLE)}; "
+        "`description` at most 255 characters.",
     )
     async def create_webhook(
         self, info: Info, url: str, event_types: list[str], description: str | None = None
@@ -315,7 +316,8 @@ class Mutation:
 
     @mutation(
         webhooks.send_test_delivery,
-        "Sends a `webhook.test` event `{id, event_type, timestamp, data: {webhook_id}}` to this "
+        f"Sends a `{WebhookTest.kind}` event `{{id, event_type, timestamp, data: "
+        f"{data_shape(WebhookTest)}}}` to this "
         "subscription only, signed like every delivery; CONFLICT when it is disabled.",
     )
     async def test_webhook(self, info: Info, id: strawberry.ID) -> DeliveryQueued | None:

@@ -4,6 +4,7 @@ derived from their records."""
 from __future__ import annotations
 
 from app.schemas import webhooks as webhook_records
+from app.schemas.webhook_events import SUBSCRIBABLE
 from app.services.webhooks import DELIVERIES
 from graphql_api.context import Info, loaders_of
 from graphql_api.dataloaders import list_args
@@ -24,7 +25,7 @@ class Delivery:
 
 @record_type(
     webhook_records.Webhook,
-    description="`eventTypes`: order.created, order.confirmed, ticket.scanned, ticket.cancelled.",
+    description=f"`eventTypes`: {', '.join(SUBSCRIBABLE)}.",
 )
 class Webhook:
     @field(DELIVERIES, "The delivery log, newest first, each delivery with its attempts.")

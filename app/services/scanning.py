@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
-from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NonceReused, NotFound
 from app.money import as_number
 from app.principal import Principal, requires
 from app.records import mapper
@@ -53,9 +53,11 @@ from app.schemas.scanning import (
     ScanTicketType,
     ScanTimeslot,
 )
+from app.schemas.webhook_events import TicketScanned
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.services.scanners import targets_of
+from app.settings import get_settings
 from app.timeutil import as_utc, require_offset, utcnow
 from db import scans as statements
 from db.tables import Event, Scan, Ticket
@@ -192,9 +194,13 @@ class Tickets:
             self.by_code[ticket.row["scannable_code"]] = changed
 
 
-def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome:
+def decide(
+    scanner: ScannerRules, ticket: TicketState, now: datetime, received_at: datetime | None = None
+) -> Outcome:
     """Steps 3 to 7 of the decision order (the scanner and the ticket are known), at ``now``
-    (the moment the device scanned)."""
+    (the moment the device scanned). A profile past its validity when the scan arrives
+    (``received_at``) refuses it whatever ``now`` (CONTRACT.md section 11)."""
+    arrived = now if received_at is None else received_at
     if not scanner.active:
         return "not_allowed", "scanner_inactive"
     if scanner.event_ids is not None and ticket.event_id not in scanner.event_ids:
@@ -209,9 +215,9 @@ def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome
     closes = scanner.closes_minutes_after_end
     if closes is not None and now > ticket.ends_at + timedelta(minutes=closes):
         return "not_allowed", "too_late"
-    if scanner.valid_from is not None and now < scanner.valid_from:
+    if scanner.valid_from is not None and min(now, arrived) < scanner.valid_from:
         return "not_allowed", "too_early"
-    if scanner.valid_until is not None and now > scanner.valid_until:
+    if scanner.valid_until is not None and max(now, arrived) > scanner.valid_until:
         return "not_allowed", "too_late"
     if ticket.status == "cancelled" or ticket.order_status == "cancelled":
         return "cancelled", "cancelled"
@@ -227,26 +233,40 @@ def plan(
     attempts: Sequence[Attempt],
     tickets: Tickets,
     firsts: dict[str, FirstAttempt],
+    received_at: datetime | None = None,
 ) -> dict[int, Answer]:
     """Every attempt's answer (by position), running them in order of ``scanned_at`` (ties: the
     request's order): an attempt sees what the earlier ones did to its ticket. A nonce in
     ``firsts`` (used by an earlier request), or already seen in this one, answers that first
-    result again instead of running."""
+    result again instead of running; used for another ticket, it is :class:`NonceReused`."""
     current = dict(tickets.by_id)
     seen: dict[str, Answer] = {}
     answers: dict[int, Answer] = {}
     for attempt in sorted(attempts, key=lambda item: (item.scanned_at, item.position)):
         nonce = attempt.nonce
+        found = tickets.find(attempt)
         if nonce is not None and nonce in firsts:
+            _same_ticket(attempt, found, firsts[nonce].ticket_id)
             answer = _replay(attempt, firsts[nonce], current)
         elif nonce is not None and nonce in seen:
+            first = seen[nonce].ticket
+            _same_ticket(attempt, found, first.id if first else None)
             answer = replace(seen[nonce], attempt=attempt, replayed=True)
         else:
-            answer = _decide_attempt(scanner, attempt, tickets.find(attempt), current)
+            answer = _decide_attempt(scanner, attempt, found, current, received_at)
         if nonce is not None:
             seen.setdefault(nonce, answer)
         answers[attempt.position] = answer
     return answers
+
+
+def _same_ticket(attempt: Attempt, found: TicketState | None, first: UUID | None) -> None:
+    """A nonce answers again only for the ticket it was first used for."""
+    if (found.id if found else None) != first:
+        raise NonceReused(
+            f"The nonce {attempt.nonce!r} was already used for another ticket; "
+            "give each scan its own nonce"
+        )
 
 
 def _decide_attempt(
@@ -254,11 +274,12 @@ def _decide_attempt(
     attempt: Attempt,
     found: TicketState | None,
     current: dict[UUID, TicketState],
+    received_at: datetime | None = None,
 ) -> Answer:
     if found is None:
         return Answer(attempt, None)
     ticket = current[found.id]
-    status, reason = decide(scanner, ticket, attempt.scanned_at)
+    status, reason = decide(scanner, ticket, attempt.scanned_at, received_at)
     scanned_before = ticket.scanned_at is not None
     if status == "valid":
         ticket = replace(ticket, status="scanned", scanned_at=attempt.scanned_at)
@@ -405,13 +426,19 @@ def _check_nonce(nonce: str | None, field: str, *, required: bool = False) -> No
 
 
 def _scanned_at(value: datetime | None, received_at: datetime, field: str) -> datetime:
-    """The device's moment of the scan: given with an offset, at most 5 minutes ahead."""
+    """The device's moment of the scan: given with an offset, at most 5 minutes ahead and at
+    most ``TICKETING_OFFLINE_MAX_AGE_HOURS`` old."""
     if value is None:
         return received_at
     scanned_at = require_offset(value, field)
     if scanned_at > received_at + FUTURE_TOLERANCE:
         raise InvalidInput.field(
             field, "is more than 5 minutes in the future (the server's clock is the reference)"
+        )
+    hours = get_settings().offline_max_age_hours
+    if scanned_at < received_at - timedelta(hours=hours):
+        raise InvalidInput.field(
+            field, f"is more than {hours:g} hours in the past (TICKETING_OFFLINE_MAX_AGE_HOURS)"
         )
     return scanned_at
 
@@ -490,7 +517,7 @@ async def _execute(
     """Plan, claim, admit and record the attempts (see the module's docstring); the answers in
     the attempts' order. Call inside the transaction."""
     firsts: dict[str, FirstAttempt] = {}
-    answers = plan(scanner, attempts, tickets, firsts)
+    answers = plan(scanner, attempts, tickets, firsts, received_at)
     logged = {a.attempt.position: uuid4() for a in answers.values() if a.recorded}
     written = {position: _log_row(log_id, answers[position]) for position, log_id in logged.items()}
     claimed = await statements.claim(
@@ -498,9 +525,9 @@ async def _execute(
     )
     if len(claimed) < len(written):
         taken = [row["nonce"] for row in written.values() if row["id"] not in claimed]
-        firsts = await _first_attempts(organization_id, taken, tickets)
+        firsts = await _first_attempts(organization_id, taken)
         written = {p: row for p, row in written.items() if row["id"] in claimed}
-        answers = plan(scanner, attempts, tickets, firsts)
+        answers = plan(scanner, attempts, tickets, firsts, received_at)
     admitted: set[UUID] = set()
     while wanted := [
         (a.ticket.id, a.attempt.scanned_at)
@@ -513,7 +540,7 @@ async def _execute(
         if not lost:
             break
         tickets.update(await statements.ticket_states(lost))
-        answers = plan(scanner, attempts, tickets, firsts)
+        answers = plan(scanner, attempts, tickets, firsts, received_at)
     final = {position: answers[position] for position in written}
     await statements.correct(
         [
@@ -528,15 +555,9 @@ async def _execute(
     return [answers[attempt.position] for attempt in attempts]
 
 
-async def _first_attempts(
-    organization_id: UUID, nonces: Sequence[str], tickets: Tickets
-) -> dict[str, FirstAttempt]:
-    """The first results of nonces used before, with their tickets added to ``tickets`` (a
-    nonce reused for another ticket answers for the first one)."""
+async def _first_attempts(organization_id: UUID, nonces: Sequence[str]) -> dict[str, FirstAttempt]:
+    """The first results of nonces used before (a nonce names its ticket for good)."""
     rows = await statements.first_attempts(organization_id, nonces)
-    missing = list({row["ticket_id"] for row in rows} - tickets.by_id.keys())
-    if missing:
-        tickets.add(await statements.tickets(organization_id, missing, []))
     return {
         row["nonce"]: FirstAttempt(
             row["ticket_id"], row["status"], row["reason"], row["result_scanned_at"]
@@ -548,21 +569,22 @@ async def _first_attempts(
 async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answer]) -> None:
     """``ticket.scanned`` for each admission (one INSERT), and every new attempt to live
     subscribers once the transaction commits."""
-    events: list[tuple[str, dict[str, Any]]] = []
+    events: list[TicketScanned] = []
     notices: list[tuple[UUID | None, ScanNotice]] = []
     for answer in new:
         ticket = answer.ticket
         assert ticket is not None and answer.status is not None
         at = answer.attempt.scanned_at
         if answer.status == "valid":
-            payload = {
-                "ticket_id": ticket.id,
-                "order_id": ticket.order_id,
-                "event_id": ticket.event_id,
-                "scanner_id": scanner_id,
-                "scanned_at": at,
-            }
-            events.append(("ticket.scanned", payload))
+            events.append(
+                TicketScanned(
+                    ticket_id=ticket.id,
+                    order_id=ticket.order_id,
+                    event_id=ticket.event_id,
+                    scanner_id=scanner_id,
+                    scanned_at=at,
+                )
+            )
         notice = ScanNotice(
             ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at
         )
