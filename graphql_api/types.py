@@ -17,16 +17,17 @@ import strawberry
 from app import pagination
 from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
+from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
-from app.services import attendance
+from app.services import attendance, availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
-from graphql_api.context import Context, Info, loaders_of, principal_of
+from graphql_api.context import Context, Info, loaders_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type, record_type
 from graphql_api.lists import filtered
@@ -54,6 +55,7 @@ After = Annotated[
 ]
 
 Pagination = object_type(pagination.Pagination)
+TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
 
 
 @strawberry.type
@@ -89,9 +91,17 @@ class Attendance:
 
 @record_type(event_records.Event)
 class Event:
-    @field(attendance.event_attendance, "Who came and who is inside now.")
-    async def attendance(self, info: Info) -> Attendance | None:
-        return await attendance.event_attendance(principal_of(info), self.id)  # type: ignore[return-value]
+    @field(attendance.attendance_by_event, "Who came and who is inside now.")
+    def attendance(self, info: Info) -> Attendance | None:
+        return loaders_of(info).by_ids(attendance.attendance_by_event, "event").load(self.id)  # type: ignore[return-value]
+
+    @field(
+        availability.availability_by_event,
+        "Each timeslot's capacity, sold, held (active holds not expired) and available places, "
+        "by start; exact when read.",
+    )
+    def availability(self, info: Info) -> list[TimeslotAvailability] | None:  # type: ignore[valid-type]
+        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)  # type: ignore[return-value]
 
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
@@ -169,6 +179,15 @@ class Timeslot:
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
         return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)  # type: ignore[return-value]
+
+    @field(
+        availability.timeslot_figures,
+        "The places left: `totalAvailable` less the tickets sold and the places held by "
+        "active holds that have not expired; exact when read.",
+    )
+    async def available(self, info: Info) -> int | None:
+        loader = loaders_of(info).by_ids(availability.timeslot_figures, "timeslot")
+        return (await loader.load(self.id)).available
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")

@@ -22,7 +22,8 @@ from app.schemas.events import (
     TimeslotCreate,
     TimeslotUpdate,
 )
-from app.services import attendance, events, ticket_types, timeslots
+from app.schemas.holds import Availability
+from app.services import attendance, availability, events, ticket_types, timeslots
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
 
@@ -70,6 +71,22 @@ class EventController(Controller):
         self, principal: NamedDependency[Principal], event_id: IdPath
     ) -> Attendance:
         return await attendance.event_attendance(principal, parse_id(event_id, "event_id"))
+
+    @get(
+        "/{event_id:str}/availability",
+        **operation(
+            "What each timeslot has left",
+            service=availability.event_availability,
+            errors=(400, 403, 404),
+            text="Per timeslot, by start: its capacity, the tickets sold (not cancelled, of "
+            "orders not cancelled), the places held by active holds that have not expired, "
+            "and what is available. Exact when read.",
+        ),
+    )
+    async def get_availability(
+        self, principal: NamedDependency[Principal], event_id: IdPath
+    ) -> Availability:
+        return await availability.event_availability(principal, parse_id(event_id, "event_id"))
 
     @patch(
         "/{event_id:str}",
