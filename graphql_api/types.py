@@ -16,9 +16,11 @@ import strawberry
 
 from app import pagination
 from app.schemas import events as event_records
+from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
+from app.services import availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
@@ -52,6 +54,7 @@ After = Annotated[
 ]
 
 Pagination = object_type(pagination.Pagination)
+TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
 
 
 @strawberry.type
@@ -73,6 +76,14 @@ class Viewer:
 
 @record_type(event_records.Event)
 class Event:
+    @field(
+        availability.availability_by_event,
+        "Each timeslot's capacity, sold, held (active holds not expired) and available places, "
+        "by start; exact when read.",
+    )
+    def availability(self, info: Info) -> list[TimeslotAvailability] | None:  # type: ignore[valid-type]
+        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)  # type: ignore[return-value]
+
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
     def timeslots(
@@ -149,6 +160,15 @@ class Timeslot:
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
         return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)  # type: ignore[return-value]
+
+    @field(
+        availability.timeslot_figures,
+        "The places left: `totalAvailable` less the tickets sold and the places held by "
+        "active holds that have not expired; exact when read.",
+    )
+    async def available(self, info: Info) -> int | None:
+        loader = loaders_of(info).by_ids(availability.timeslot_figures, "timeslot")
+        return (await loader.load(self.id)).available
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
