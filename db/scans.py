@@ -221,7 +221,9 @@ async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
     return rows
 
 
-async def correct(outcomes: Sequence[tuple[UUID, str, str | None, datetime | None]]) -> None:
+async def correct(
+    outcomes: Sequence[tuple[UUID, str | None, str | None, datetime | None]],
+) -> None:
     """Rewrite the outcome of these logged attempts (id, status, reason, result_scanned_at)."""
     if not outcomes:
         return

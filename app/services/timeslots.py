@@ -158,7 +158,7 @@ async def update_timeslot(
     async with transaction():
         capacity = changes.get("total_available")
         if changes:
-            query = TimeslotTable.update(changes).where(
+            query = TimeslotTable.update(**changes).where(
                 *where, *([] if capacity is None else [TimeslotTable.sold <= capacity])
             )
             rows = await query.returning(*TimeslotTable.all_columns())
