@@ -153,7 +153,7 @@ def declare_closed_inputs(application: Litestar) -> None:
 
 IDEMPOTENCY_KEY = Parameter(
     name=IDEMPOTENCY_HEADER,
-    param_in="header",  # type: ignore[arg-type]
+    param_in="header",
     required=False,
     description=(
         "Makes a retry safe: a request repeated with the same key (by the same credential, "
