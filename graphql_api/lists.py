@@ -30,7 +30,7 @@ def _argument(key: str, declared: Filter) -> inspect.Parameter:
         description += f": {', '.join(declared.choices)}"
     elif declared.kind == "text":
         description += f"; 1 to {declared.max_length} characters"
-    annotation = Annotated[
+    annotation: Any = Annotated[
         _TYPES.get(declared.kind, str) | None,
         strawberry.argument(name=to_camel_case(declared.name), description=description),
     ]

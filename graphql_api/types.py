@@ -10,7 +10,8 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from uuid import UUID
 
 import strawberry
 
@@ -73,6 +74,9 @@ class Viewer:
 
 @record_type(event_records.Event)
 class Event:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
     def timeslots(
@@ -85,7 +89,7 @@ class Event:
         **filters: Any,
     ) -> Page[Timeslot] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))
 
     @direct_field(TICKET_TYPES)
     def ticket_types(
@@ -97,7 +101,7 @@ class Event:
         joined: Joined = (),
     ) -> Page[TicketType] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined)
-        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))
 
     @direct_field(TICKETS, "The filters combine.")
     @filtered(TICKETS, parent="event_id")
@@ -111,7 +115,7 @@ class Event:
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))
 
     @direct_field(ORDERS, "The filters combine.")
     @filtered(ORDERS, parent="event_id")
@@ -125,7 +129,7 @@ class Event:
         **filters: Any,
     ) -> Page[Order] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))
 
 
 @record_type(event_records.Deleted, description="The row `id` is gone.")
@@ -142,17 +146,22 @@ class TicketType:
     event_records.Timeslot, description="`totalAvailable` is the capacity, not what remains."
 )
 class Timeslot:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        ticket_type_ids: list[UUID]
+
     @field(
         TICKET_TYPES,
         "The ticket types sold for this timeslot "
         "(an empty `ticketTypeIds` means every ticket type of the event).",
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
-        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)  # type: ignore[return-value]
+        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
 class Order:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
@@ -168,7 +177,7 @@ class Order:
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")
