@@ -254,6 +254,7 @@ class Resource(Generic[R]):
             self.table,
             [self._owned(principal), lists.in_list("id", list(set(record_ids)), self.table)],
         )
+        # Every resource's record has an id; R's bound, msgspec.Struct, declares no field.
         return {record.id: record for record in await self._records(rows)}  # type: ignore[attr-defined]
 
     def params(

@@ -85,6 +85,7 @@ def relation(service: Resource[Any], key: str, description: str = "") -> Any:
         record_id = getattr(source, key)
         if record_id is None:
             return None
+        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
         loaded: Future[Any] = context.loaders.records(service).load(record_id)  # type: ignore[assignment]
         return loaded.result() if loaded.done() else loaded
 
@@ -125,6 +126,7 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
         functools.update_wrapper(resolve, resolver)
         signature = inspect.signature(resolver)
         takes_joined = "joined" in signature.parameters
+        # Strawberry reads the arguments from __signature__ (PEP 362), mypy knows none on functions.
         resolve.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[
                 parameter.replace(name="info", annotation=Info)

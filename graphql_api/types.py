@@ -52,7 +52,10 @@ After = Annotated[
     ),
 ]
 
-Pagination = object_type(pagination.Pagination)
+if TYPE_CHECKING:  # a page holds the record; Strawberry reads it through the derived type
+    Pagination = pagination.Pagination
+else:
+    Pagination = object_type(pagination.Pagination)
 
 
 @strawberry.type
@@ -60,7 +63,7 @@ class Page(Generic[T]):
     """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
 
     data: list[T] = strawberry.field(name="items")
-    pagination: Pagination  # type: ignore[valid-type]
+    pagination: Pagination
 
 
 @record_type(

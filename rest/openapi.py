@@ -137,6 +137,7 @@ def declare_metadata_value(application: Litestar) -> None:
     """The ``MetadataValue`` component that ticket ``metadata`` refers to (it nests, so it is a
     component of its own). A JSON Schema dict: Litestar serializes dicts as they are."""
     schemas = application.openapi_schema.components.schemas
+    # A dict where Litestar's table declares its Schema objects (see the docstring).
     schemas[METADATA_VALUE] = METADATA_VALUE_SCHEMA  # type: ignore[assignment]
 
 
