@@ -300,25 +300,38 @@ class Resource(Generic[R]):
         ``next_after``) starts the page after that page's last row."""
         self._allow(principal)
         params = self.params(limit, offset, sort, after)
-        conditions = await self._within(principal, filters, within)
+        conditions = self._conditions(principal, filters)
+        scalars: dict[str, QueryString] = {}
+        if within is not None:
+            column, parent_id = within
+            parent = self.parents[column]
+            conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
+            scalars["parent"] = lists.exists_query(
+                parent.table, [self._owned(principal), lists.condition('"id" = {}', parent_id)]
+            )
         if params.after is not None:
             conditions.append(self._after(params))
         narrowed = self._equalities(filters, within)
         counts, counted = self.counts, None
         if counts is not None and narrowed is not None and counts.answers(narrowed):
-            counted = lambda: counts.total(self.table, principal.organization_id, narrowed)  # noqa: E731
+            counted = counts.total(principal.organization_id, narrowed)
+            scalars["shards"] = lists.condition('counted."shards"')
         # A keyset page reads one row more than it shows: whether it exists is has_more.
         extra = 1 if params.after is not None else 0
-        rows, total = await lists.fetch_page(
+        found = await lists.fetch_page(
             self.table, conditions, self._order(params), params.limit + extra, params.offset,
-            total=counted,
+            total=counted, scalars=scalars,
         )  # fmt: skip
-        more = len(rows) > params.limit if extra else None
-        rows = rows[: params.limit]
-        found = _page(await self._records(rows), total, params, rows, more)
+        if within is not None and not found.values["parent"]:
+            raise NotFound.resource(self.parents[within[0]].kind, within[1])
+        if counts is not None and counted is not None and narrowed is not None:
+            await counts.fold_if_spread(self.table, narrowed, int(found.values["shards"] or 0))
+        more = len(found.rows) > params.limit if extra else None
+        rows = found.rows[: params.limit]
+        page = _page(await self._records(rows), found.total, params, rows, more)
         if params.sort_field in self.sort_expressions:
-            found.pagination.next_after = None
-        return found
+            page.pagination.next_after = None
+        return page
 
     async def export(
         self,

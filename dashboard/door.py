@@ -56,6 +56,8 @@ REASONS = {
     "order_not_confirmed": "order not paid",
     "cancelled": "cancelled",
     "already_scanned": "already scanned",
+    "not_inside": "not inside",
+    "already_inside": "already inside",
 }
 
 

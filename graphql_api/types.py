@@ -17,9 +17,11 @@ import strawberry
 
 from app import pagination
 from app.schemas import events as event_records
+from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
+from app.services import availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
@@ -52,10 +54,12 @@ After = Annotated[
     ),
 ]
 
-if TYPE_CHECKING:  # a page holds the record; Strawberry reads it through the derived type
+if TYPE_CHECKING:  # the records; Strawberry reads them through their derived types
     Pagination = pagination.Pagination
+    TimeslotAvailability = hold_records.TimeslotAvailability
 else:
     Pagination = object_type(pagination.Pagination)
+    TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
 
 
 @strawberry.type
@@ -79,6 +83,14 @@ class Viewer:
 class Event:
     if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
         id: UUID
+
+    @field(
+        availability.availability_by_event,
+        "Each timeslot's capacity, sold, held (active holds not expired) and available places, "
+        "by start; exact when read.",
+    )
+    def availability(self, info: Info) -> list[TimeslotAvailability] | None:
+        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
 
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
@@ -150,6 +162,7 @@ class TicketType:
 )
 class Timeslot:
     if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
         ticket_type_ids: list[UUID]
 
     @field(
@@ -159,6 +172,16 @@ class Timeslot:
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
         return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)
+
+    @field(
+        availability.timeslot_figures,
+        "The places left: `totalAvailable` less the tickets sold and the places held by "
+        "active holds that have not expired; exact when read.",
+    )
+    async def available(self, info: Info) -> int | None:
+        loader = loaders_of(info).by_ids(availability.timeslot_figures, "timeslot")
+        figures: TimeslotAvailability = await loader.load(self.id)
+        return figures.available
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")

@@ -12,7 +12,6 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import msgspec
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import (
     Components,
     OpenAPIHeader,
@@ -27,7 +26,7 @@ from litestar.openapi.spec import (
 import app.schemas
 from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
 from app.services.idempotency import HEADER as IDEMPOTENCY_HEADER
-from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
+from rest.api_reference import ScalarPage, SwaggerPage
 from rest.auth import PUBLIC_PATHS
 from rest.openapi_names import operation_id
 
@@ -45,22 +44,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         path="/schema",
         operation_id_creator=operation_id,
-        render_plugins=[
-            ScalarRenderPlugin(
-                js_url=vendored(SCALAR, "standalone.js"),
-                css_url=f"{STATIC_PATH}/scalar.css",
-                # Scalar's default fonts come from its CDN; the page uses the system's instead.
-                options={"withDefaultFonts": False},
-                favicon=NO_FAVICON,
-            ),
-            SwaggerRenderPlugin(
-                path="/swagger",
-                js_url=vendored(SWAGGER_UI, "swagger-ui-bundle.js"),
-                css_url=vendored(SWAGGER_UI, "swagger-ui.css"),
-                standalone_preset_js_url=vendored(SWAGGER_UI, "swagger-ui-standalone-preset.js"),
-                favicon=NO_FAVICON,
-            ),
-        ],
+        render_plugins=[ScalarPage(), SwaggerPage()],
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(

@@ -227,6 +227,7 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         closes_minutes_after_end=data.closes_minutes_after_end,
         valid_from=valid_from,
         valid_until=valid_until,
+        entry_policy=data.entry_policy,
         created_at=now,
         updated_at=now,
     )
