@@ -298,7 +298,7 @@ async def test_an_admin_disables_enables_rotates_and_deletes_an_application(
         assert (await token(new_secret)).status_code == 401
     log = (await browser.get("/dashboard/audit-log")).text
     for action in ("disabled", "enabled", "rotated the secret of", "deleted"):
-        assert f"{action} OAuth application <strong class=\"break\">Leaky app" in log, action
+        assert f'{action} OAuth application <strong class="break">Leaky app' in log, action
     assert secret not in log and new_secret not in log
 
 
