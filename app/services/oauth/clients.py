@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID
 
-from piccolo.columns.combination import Where
+from piccolo.custom_types import Combinable
 
 from app.errors import InvalidInput, NotFound
 from app.principal import SCOPES, Principal, parse_scopes
@@ -237,7 +237,7 @@ async def create_client(
     )
 
 
-def _owned(client_id: str, organization_id: UUID | None) -> Where:
+def _owned(client_id: str, organization_id: UUID | None) -> Combinable:
     """The client ``client_id`` (of ``organization_id`` when given; the command line gives none)."""
     owned = OAuthClient.client_id == client_id
     return (
