@@ -10,11 +10,12 @@ the protocol's codes (4400 bad message, 4401 subscribe before the acknowledgemen
 ``connection_init`` in time, 4409 an id already running, 4429 a second ``connection_init``).
 
 A subscriber that cannot keep up with its notifications (``app.runtime.live``) is dropped:
-its operation stops and the socket is closed with 1013 (try again later). A send that the
+its operation stops and the socket is closed with 1013 (try again later). When the server starts
+to stop (``app.runtime.stopping``) every socket is closed with 1012 (service restart), so that
+the graceful shutdown does not wait for subscriptions that never end by themselves. A send that the
 client does not read blocks only that connection, whose buffers are bounded.
 
-This module knows nothing of the server: any ASGI server with WebSocket support runs it
-(uvicorn does with the ``websockets`` package, which the project depends on).
+This module knows nothing of the server: any ASGI server with WebSocket support runs it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from litestar.exceptions import WebSocketDisconnect
 
 from app.errors import DomainError
 from app.principal import Principal
+from app.runtime import stopping
 from app.schemas.decoding import MalformedJSON, NestedTooDeeply, decode_json
 from app.services.authentication import authenticate
 from app.settings import Settings
@@ -88,23 +90,25 @@ class Connection:
         self.operations: dict[str, asyncio.Task[None]] = {}
         self.sending = asyncio.Lock()
         self.too_slow = asyncio.Event()
+        self.stopping = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.sending:
             await self.socket.send_text(msgspec.json.encode(message).decode())
 
     async def run(self) -> None:
-        try:
-            await self._initialise()
-            await self._serve()
-        except Closing as closing:
-            await self._close(closing.code, closing.reason)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            for task in self.operations.values():
-                task.cancel()
-            await asyncio.gather(*self.operations.values(), return_exceptions=True)
+        with stopping.on_stop(self.stopping.set):  # left once the socket is closed
+            try:
+                await self._initialise()
+                await self._serve()
+            except Closing as closing:
+                await self._close(closing.code, closing.reason)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                for task in self.operations.values():
+                    task.cancel()
+                await asyncio.gather(*self.operations.values(), return_exceptions=True)
 
     async def _initialise(self) -> None:
         try:
@@ -127,16 +131,22 @@ class Connection:
     async def _serve(self) -> None:
         receiving = asyncio.ensure_future(self.socket.receive_text())
         too_slow = asyncio.ensure_future(self.too_slow.wait())
+        server_stopping = asyncio.ensure_future(self.stopping.wait())
+        waits = {receiving, too_slow, server_stopping}
         try:
             while True:
-                await asyncio.wait({receiving, too_slow}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if server_stopping.done():
+                    raise Closing(1012, "Service restart: reconnect")
                 if too_slow.done():
                     raise Closing(1013, "Subscriber too slow: notifications were dropped")
                 await self._handle(_message(receiving.result()))
+                waits.remove(receiving)
                 receiving = asyncio.ensure_future(self.socket.receive_text())
+                waits.add(receiving)
         finally:
-            receiving.cancel()
-            too_slow.cancel()
+            for waiting in waits:
+                waiting.cancel()
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
