@@ -58,6 +58,9 @@ class Settings:
     unset: the dashboard says that sign-in is not configured."""
     dashboard_client_secret: str | None = None
     dev_idp_directory: Path | None = None
+    offline_max_age_hours: float = 72.0
+    """How old a door device's ``scanned_at`` may be when its scan arrives (CONTRACT.md section
+    11): older is a 400, so a device cannot backdate into a window or validity long gone."""
     """The development identity provider's key directory: when set, this process serves that
     provider under ``/dev-idp`` (the demo; never in production)."""
 
@@ -256,6 +259,7 @@ def load_settings() -> Settings:
         dashboard_client_id=dashboard_client_id,
         dashboard_client_secret=_optional("TICKETING_DASHBOARD_CLIENT_SECRET"),
         dev_idp_directory=Path(dev_idp) if dev_idp else None,
+        offline_max_age_hours=_number("TICKETING_OFFLINE_MAX_AGE_HOURS", 72.0, 0.0),
     )
 
 

@@ -1,23 +1,28 @@
-"""Webhook delivery: lag and fan-out of real ``ticketing worker`` processes against a plain loop.
+"""Webhook delivery: lag and fan-out of real ``ticketing worker`` processes next to a plain client.
 
 Creates a throw-away PostgreSQL database, starts N ``ticketing worker`` processes and a receiver
 on 127.0.0.1 (keep-alive HTTP/1.1, answering 200 at once, recording when each (event,
 subscription) first arrives), then measures, in one run:
 
-- floor: a plain loop of httpx POSTs (one client, keep-alive, one after the other) to the same
-  receiver: the deliveries per second of doing nothing but sending;
+- floor: one httpx client sending POSTs to the same receiver over as many keep-alive connections
+  as the workers had open during the fan-out it is compared with, one request at a time on each:
+  the deliveries per second of doing nothing but sending, as concurrently as the workers do;
 - lag: events written at a steady rate (default 100/s, in ten commits a second) to one
   subscription; the time from each event's commit to its receipt, p50 and p99, and the rate at
   which they were received (below the offered rate: the worker is saturated, and the lag grows
   with the length of the phase). ``--rate 100,20`` runs one phase per rate;
 - fan-out: one event to 200 subscriptions, and 10,000 events (one commit) to 5 subscriptions;
   deliveries per second from the commit to the last receipt, and their ratio to the floor,
-  measured right before and right after each fan-out (their mean), so that a change of the
-  machine's load during the run falls on both; and the CPU time each costs: the workers' per
-  delivery (their /proc/<pid>/schedstat around the fan-out, which also says how long they waited
-  for a core), this process's per plain POST (the client and the receiver both run here).
+  measured right after each fan-out over the connections the workers had open during it; and the
+  CPU time each costs: the workers' per delivery (their /proc/<pid>/schedstat around the
+  fan-out, which also says how long they waited for a core), this process's per plain POST (the
+  client and the receiver both run here).
 
     .venv/bin/python bench/webhooks.py --workers 1
+
+An A/B in one session: ``--tree DIR`` runs the workers of another checkout of the project (e.g.
+``git archive <commit> | tar -x -C DIR``) on this one's environment; run it in turns with and
+without.
 
 Everything shares the machine's cores: workers, PostgreSQL, Redis, this process (the receiver and
 the floor's client). Duplicated deliveries are counted and reported (the floors' POSTs are not
@@ -44,21 +49,30 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 POSTGRES = os.environ.get("BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+WIDE_FLOOR_POSTS = 1_000
 
 
 class Receiver:
-    """Records when each (webhook-id, path) first arrives (``time.time()``)."""
+    """Records when each (webhook-id, path) first arrives (``time.time()``), and the most
+    connections of the workers open at once since :meth:`count_connections` (``peak``; a
+    connection whose first request is under ``/floor`` is the floor's)."""
 
     def __init__(self) -> None:
         self.arrivals: dict[tuple[str, str], float] = {}
         self.requests = 0
         self.changed = asyncio.Event()
+        self.open = 0
+        self.peak = 0
+
+    def count_connections(self) -> None:
+        self.peak = self.open
 
     async def start(self) -> int:
         self.server = await asyncio.start_server(self.handle, "127.0.0.1", 0, backlog=1024)
         return self.server.sockets[0].getsockname()[1]
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        counted = False
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -70,6 +84,10 @@ class Receiver:
                         name, _, value = line.partition(":")
                         headers[name.strip().lower()] = value.strip()
                 await reader.readexactly(int(headers.get("content-length", "0")))
+                if not counted and not path.startswith("/floor"):
+                    counted = True
+                    self.open += 1
+                    self.peak = max(self.peak, self.open)
                 self.requests += 1
                 key = (headers.get("webhook-id", ""), path)
                 self.arrivals.setdefault(key, time.time())
@@ -79,6 +97,7 @@ class Receiver:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self.open -= counted
             writer.close()
 
     async def wait_for(self, keys: set[tuple[str, str]], within: float) -> None:
@@ -132,16 +151,14 @@ async def organization(name: str, base_url: str, subscriptions: int) -> Organiza
 async def write_events(org: Organization, count: int) -> tuple[set[tuple[str, str]], float]:
     """``count`` order.confirmed events in one transaction; the (event, path) pairs expected, and
     the commit time."""
+    from app.schemas.webhook_events import OrderConfirmed
     from app.services.outbox import record_events
     from db.transactions import transaction
 
     async with transaction():
         ids = await record_events(
             org.id,
-            [
-                ("order.confirmed", {"order_id": uuid.uuid4(), "event_id": uuid.uuid4()})
-                for _ in range(count)
-            ],
+            [OrderConfirmed(order_id=uuid.uuid4(), event_id=uuid.uuid4()) for _ in range(count)],
         )
     committed = time.time()
     return {(str(event_id), path) for event_id in ids for path in org.paths}, committed
@@ -152,15 +169,28 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def plain_loop(base_url: str, path: str, count: int) -> tuple[float, float]:
-    """POSTs per second of one httpx client sending ``count`` bodies one after the other, and
-    this process's CPU seconds per POST (the client's and the receiver's: both run here)."""
+async def plain_client(
+    base_url: str, path: str, count: int, connections: int
+) -> tuple[float, float]:
+    """POSTs per second of one httpx client sending ``count`` bodies over ``connections``
+    keep-alive connections (one sender each, one request at a time, all connections opened
+    first), and this process's CPU seconds per POST (the client's and the receiver's: both run
+    here)."""
     body = b'{"id": "x", "event_type": "order.confirmed", "timestamp": "t", "data": {}}'
-    async with httpx.AsyncClient(base_url=base_url) as client:
-        await client.post(path, content=body, headers={"webhook-id": "warm-up"})
+    limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+    async with httpx.AsyncClient(base_url=base_url, limits=limits) as client:
+
+        async def send(sender: int, posts: int) -> None:
+            for n in range(posts):
+                headers = {"webhook-id": f"plain-{sender}-{n}"}
+                await client.post(path, content=body, headers=headers)
+
+        await asyncio.gather(*(send(-1 - sender, 1) for sender in range(connections)))
         started, cpu = time.perf_counter(), time.process_time()
-        for n in range(count):
-            await client.post(path, content=body, headers={"webhook-id": f"plain-{n}"})
+        share, extra = divmod(count, connections)
+        await asyncio.gather(
+            *(send(sender, share + (sender < extra)) for sender in range(connections))
+        )
         return count / (time.perf_counter() - started), (time.process_time() - cpu) / count
 
 
@@ -204,19 +234,21 @@ async def steady_lag(
 
 @dataclass
 class AgainstFloor:
-    """A fan-out's deliveries per second, the workers' CPU per delivery and the share of its
-    time they waited for a core; the floor's POSTs per second and CPU per POST (the mean of right
-    before and right after)."""
+    """A fan-out's deliveries per second, the workers' CPU per delivery, the share of its time
+    they waited for a core and the connections they had open at most; the floor's POSTs per
+    second over as many connections and its CPU per POST, measured right after."""
 
     rate: float
     cpu_per_delivery: float
     waiting_for_a_core: float
+    connections: int
     floor: float
     floor_cpu_per_post: float
 
     def __str__(self) -> str:
         return (
-            f"{self.rate:.0f} deliveries/s; plain httpx loop {self.floor:.0f} POSTs/s; ratio "
+            f"{self.rate:.0f} deliveries/s over {self.connections} connections; plain httpx "
+            f"client {self.floor:.0f} POSTs/s over as many; ratio "
             f"{self.rate / self.floor:.2f}x (CPU: {self.cpu_per_delivery * 1000:.2f} ms of the "
             f"workers per delivery, {self.floor_cpu_per_post * 1000:.2f} ms per plain POST for "
             f"client and receiver; the workers waited for a core "
@@ -227,20 +259,23 @@ class AgainstFloor:
 async def against_floor(
     receiver: Receiver, base_url: str, org: Organization, events: int, posts: int, pids: list[int]
 ) -> AgainstFloor:
-    """``events`` events to ``org``'s subscriptions, between two plain loops of ``posts``."""
-    before, before_cpu = await plain_loop(base_url, f"/floor-before{org.paths[0]}", posts)
+    """``events`` events to ``org``'s subscriptions, then a plain client sending ``posts`` over as
+    many connections as the workers had open at most during the fan-out."""
+    receiver.count_connections()
     ran, waited = cpu_seconds(pids)
     started = time.perf_counter()
     rate = await fan_out(receiver, org, events)
     elapsed = (time.perf_counter() - started) * len(pids)
     ran_after, waited_after = cpu_seconds(pids)
-    after, after_cpu = await plain_loop(base_url, f"/floor-after{org.paths[0]}", posts)
+    connections = receiver.peak
+    floor, floor_cpu = await plain_client(base_url, "/floor", posts, connections)
     return AgainstFloor(
         rate,
         (ran_after - ran) / (events * len(org.paths)),
         (waited_after - waited) / elapsed,
-        (before + after) / 2,
-        (before_cpu + after_cpu) / 2,
+        connections,
+        floor,
+        floor_cpu,
     )
 
 
@@ -260,6 +295,8 @@ async def bench(args: argparse.Namespace) -> None:
     burst_org = await organization("burst", base_url, 5)
 
     env = {**os.environ, "REDIS_URL": REDIS_URL, "TICKETING_LOG_LEVEL": "WARNING"}
+    if args.tree:
+        env["PYTHONPATH"] = str(args.tree.resolve())
     workers = [
         await asyncio.create_subprocess_exec(
             str(ROOT / ".venv/bin/ticketing"), "worker", env=env, stderr=asyncio.subprocess.DEVNULL
@@ -270,7 +307,8 @@ async def bench(args: argparse.Namespace) -> None:
         warm_up, _ = await write_events(lag_org, 1)
         await receiver.wait_for(warm_up, within=60)
         print(
-            f"{args.workers} worker(s); {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
+            f"{args.workers} worker(s) of {args.tree or ROOT}; "
+            f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
             f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}"
         )
 
@@ -284,7 +322,7 @@ async def bench(args: argparse.Namespace) -> None:
 
         pids = [process.pid for process in workers]
         if "wide" in args.only:
-            wide = await against_floor(receiver, base_url, wide_org, 1, 200, pids)
+            wide = await against_floor(receiver, base_url, wide_org, 1, WIDE_FLOOR_POSTS, pids)
             print(f"1 event to 200 subscriptions: {wide}")
         if "burst" in args.only:
             burst = await against_floor(
@@ -321,13 +359,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=20, help="length of the lag phase")
     parser.add_argument("--events", type=int, default=10_000, help="events of the burst")
     parser.add_argument(
-        "--floor-posts", type=int, default=2_000, help="POSTs of each floor of the burst"
+        "--floor-posts", type=int, default=2_000, help="POSTs of the floor of the burst"
     )
     parser.add_argument(
         "--only",
         type=lambda text: set(text.split(",")),
         default={"lag", "wide", "burst"},
         help="phases to run, of lag,wide,burst (all by default): e.g. --only wide to iterate",
+    )
+    parser.add_argument(
+        "--tree", type=Path, default=None, help="run the workers of this checkout (an A/B)"
     )
     args = parser.parse_args()
     database = f"ticketing_bench_{uuid.uuid4().hex[:8]}"

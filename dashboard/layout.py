@@ -63,6 +63,7 @@ class Layout:
     can_switch: bool
     csrf: str
     navigation: list[NavItem]
+    test_mode: bool = False
     stylesheet: str = STYLESHEET
 
 
@@ -107,6 +108,7 @@ def layout_of(request: Request[Any, Any, Any]) -> Layout:
         can_switch=session.organizations > 1,
         csrf=csrf_token(token),
         navigation=navigation,
+        test_mode=session.test_mode,
     )
 
 

@@ -130,6 +130,18 @@ async def choose_organization(request: Request[Any, Any, Any]) -> Response[Any]:
     return Response(b"", status_code=303, headers={"Location": "/dashboard"})
 
 
+@post("/dashboard/mode", status_code=303)
+async def switch_mode(request: Request[Any, Any, Any]) -> Response[Any]:
+    """The live / test switch (CONTRACT.md section 18): the session acts as the organization's
+    test twin until switched back."""
+    form = await request.form()
+    mode = str(form.get("mode", ""))
+    if mode not in ("live", "test"):
+        raise InvalidInput.field("mode", "must be live or test")
+    await dashboard_sessions.switch_mode(session_of(request), mode == "test")
+    return Response(b"", status_code=303, headers={"Location": "/dashboard"})
+
+
 ROUTES = [
     sign_in_page,
     start_sign_in,
@@ -138,4 +150,5 @@ ROUTES = [
     sign_out_everywhere,
     organization_picker,
     choose_organization,
+    switch_mode,
 ]

@@ -4,7 +4,7 @@ delivery log with a retry per delivery. Through ``app.services.webhooks``, as RE
 
 from __future__ import annotations
 
-from typing import Annotated, Any, get_args
+from typing import Annotated, Any
 from uuid import UUID
 
 from litestar import Request, Response, get, post
@@ -13,8 +13,8 @@ from litestar.response import Template
 
 from app.errors import InvalidInput
 from app.schemas.decoding import convert
+from app.schemas.webhook_events import BY_KIND, SUBSCRIBABLE
 from app.schemas.webhooks import (
-    EventType,
     WebhookCreate,
     WebhookSecretRotated,
     WebhookUpdate,
@@ -27,13 +27,8 @@ from dashboard.layout import page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/webhooks"
-EVENT_TYPES: tuple[str, ...] = get_args(EventType)
-EVENT_DESCRIPTIONS = {
-    "order.created": "An order was placed",
-    "order.confirmed": "An order was paid",
-    "ticket.scanned": "A ticket was admitted at the door",
-    "ticket.cancelled": "A ticket was cancelled",
-}
+EVENT_TYPES = [(kind, BY_KIND[kind].label) for kind in SUBSCRIBABLE]
+"""The kinds a subscription can ask for, each with its label."""
 MESSAGES = {
     "deleted": "The webhook was deleted; its pending deliveries are dropped.",
     "saved": "Saved.",
@@ -68,7 +63,7 @@ async def _list_page(
         created=created,
         error=error,
         message=message(request, MESSAGES),
-        event_types=[(kind, EVENT_DESCRIPTIONS[kind]) for kind in EVENT_TYPES],
+        event_types=EVENT_TYPES,
         form=form or {"url": "", "event_types": [], "description": ""},
     )
 
@@ -115,7 +110,7 @@ async def _webhook_page(
         rotated=rotated,
         error=error,
         message=message(request, MESSAGES),
-        event_types=[(kind, EVENT_DESCRIPTIONS[kind]) for kind in EVENT_TYPES],
+        event_types=EVENT_TYPES,
         form=form
         or {"url": hook.url, "event_types": hook.event_types, "description": hook.description},
         deliveries=deliveries.data,

@@ -42,7 +42,8 @@ def _postgres() -> bool:
 
 
 async def _sql(template: str, *args: Any) -> list[dict[str, Any]]:
-    return await WebhookDelivery.raw(template, *args)
+    rows: list[dict[str, Any]] = await WebhookDelivery.raw(template, *args)
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,13 +16,14 @@ from piccolo.apps.migrations.tables import Migration
 from piccolo.engine.base import Engine
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine, SQLiteTransaction, TransactionType
+from piccolo.table import Table
 
 from app.settings import Settings
 from db.tables import TABLES
 
 ConnectionHook = Callable[[Any], Awaitable[None]]
 
-_bound: Engine | None = None
+_bound: Engine[Any] | None = None
 
 CONNECT_TIMEOUT_SECONDS = 5.0
 """Bounds opening one PostgreSQL connection (asyncpg's default is a minute)."""
@@ -90,7 +91,7 @@ class LazyPostgresEngine(PostgresEngine):
         """Skipped: see the class docstring."""
 
 
-def create_engine(settings: Settings) -> Engine:
+def create_engine(settings: Settings) -> Engine[Any]:
     if settings.is_sqlite:
         return ImmediateSQLiteEngine(path=settings.sqlite_path, timeout=30)
     return LazyPostgresEngine(
@@ -100,20 +101,21 @@ def create_engine(settings: Settings) -> Engine:
     )
 
 
-def bind_engine(engine: Engine) -> None:
+def bind_engine(engine: Engine[Any]) -> None:
     """Make ``engine`` the one that every table and Piccolo's migration runner use."""
     global _bound
     _bound = engine
-    for table in (*TABLES, Migration):
+    tables: list[type[Table]] = [*TABLES, Migration]
+    for table in tables:
         table._meta.db = engine
 
 
-def bound_engine() -> Engine | None:
+def bound_engine() -> Engine[Any] | None:
     """The engine bound by the composition root, if any."""
     return _bound
 
 
-async def start_engine(engine: Engine, *, on_connect: ConnectionHook | None = None) -> None:
+async def start_engine(engine: Engine[Any], *, on_connect: ConnectionHook | None = None) -> None:
     """Open the connection pool (PostgreSQL), calling ``on_connect`` on each new connection.
     SQLite opens a connection per statement; its file is switched to write-ahead logging, so
     that readers never wait for the writer.
@@ -133,7 +135,7 @@ async def start_engine(engine: Engine, *, on_connect: ConnectionHook | None = No
         )
 
 
-def pool_usage(engine: Engine) -> tuple[int, int] | None:
+def pool_usage(engine: Engine[Any]) -> tuple[int, int] | None:
     """(open, in use) connections of the PostgreSQL pool; ``None`` without a pool."""
     pool = engine.pool if isinstance(engine, PostgresEngine) else None
     if pool is None:
@@ -141,7 +143,7 @@ def pool_usage(engine: Engine) -> tuple[int, int] | None:
     return pool.get_size(), pool.get_size() - pool.get_idle_size()
 
 
-async def stop_engine(engine: Engine) -> None:
+async def stop_engine(engine: Engine[Any]) -> None:
     """Close the pool, waiting a bounded time for connections still checked out (a request
     cancelled at shutdown can hold one); then close them at once, so that a process always
     ends."""

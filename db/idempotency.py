@@ -34,7 +34,8 @@ def _postgres() -> bool:
 
 
 async def _sql(template: str, *args: Any) -> list[dict[str, Any]]:
-    return await Organization.raw(template, *args)
+    rows: list[dict[str, Any]] = await Organization.raw(template, *args)
+    return rows
 
 
 async def lock(credential: str, key: str) -> bool:

@@ -6,13 +6,13 @@ need no lock of their own and the query is left as it is (SQLite has no ``FOR ..
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from piccolo.query import Select
 
 Strength = Literal["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
 
-Q = TypeVar("Q", bound=Select)
+Q = TypeVar("Q", bound=Select[Any])
 
 
 def locked(query: Q, strength: Strength) -> Q:

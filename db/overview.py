@@ -31,7 +31,7 @@ ONE = "SELECT * FROM events WHERE organization_id = {} AND id = {}"
 
 
 async def _summaries(events: str, *args: Any) -> list[Row]:
-    rows = await Event.raw(_SUMMARY.format(events), *args)
+    rows: list[Row] = await Event.raw(_SUMMARY.format(events), *args)
     for row in rows:
         for name in ("capacity", "sold", "admitted"):
             row[name] = int(row[name])

@@ -5,13 +5,15 @@ builds one here. Only Piccolo's own command line, run by a developer with nothin
 built from the environment.
 """
 
+from typing import Any
+
 from piccolo.conf.apps import AppRegistry
 from piccolo.engine.base import Engine
 
 APP_REGISTRY = AppRegistry(apps=["db.piccolo_app"])
 
 
-def __getattr__(name: str) -> Engine:
+def __getattr__(name: str) -> Engine[Any]:
     if name != "DB":
         raise AttributeError(name)
     from db.engine import bind_engine, bound_engine, create_engine

@@ -34,6 +34,15 @@ _isolated: ContextVar[bool] = ContextVar("isolated", default=False)
 """Whether the next transaction opened is a service's inside a :func:`request_transaction`."""
 
 
+def _current() -> Any:
+    """The transaction open in this task (the engine's own class: PostgreSQL's or SQLite's)."""
+    engine = bound_engine()
+    assert engine is not None, "no engine is bound (db.engine.bind_engine)"
+    current = engine.current_transaction.get()
+    assert current is not None, "no transaction is open"
+    return current
+
+
 @asynccontextmanager
 async def transaction() -> AsyncIterator[None]:
     """A transaction of the bound engine (or a part of the one already open)."""
@@ -67,7 +76,7 @@ async def request_transaction() -> AsyncIterator[None]:
     time (:class:`_OneAtATime`).
     """
     async with transaction():
-        current = bound_engine().current_transaction.get()  # type: ignore[union-attr]
+        current = _current()
         serial = isinstance(bound_engine(), PostgresEngine)
         if serial:
             current.connection = _OneAtATime(current.connection)
@@ -88,7 +97,7 @@ async def _savepoint() -> AsyncIterator[None]:
     The savepoint is not released (its work is kept until the request's commit either way);
     releasing would also release any savepoint a concurrent resolver set after it.
     """
-    current = bound_engine().current_transaction.get()  # type: ignore[union-attr]
+    current = _current()
     savepoint = await current.savepoint()
     outer = _pending.get()
     assert outer is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncGenerator
 from enum import StrEnum
+from typing import Any
 from uuid import UUID
 
 import strawberry
@@ -48,7 +49,7 @@ class OrderChange:
     order: Order
 
 
-async def _notices(feed: Feed) -> AsyncGenerator[object, None]:
+async def _notices(feed: Feed) -> AsyncGenerator[Any, None]:
     async with feed:
         with contextlib.suppress(SubscriberTooSlow):
             async for notice in feed:
@@ -72,7 +73,7 @@ class Subscription:
             principal_of(info), _event_id(event_id), on_overflow=info.context.on_overflow
         )
         async for notice in _notices(feed):
-            yield notice  # type: ignore[misc]
+            yield notice
 
     @subscription(
         orders.watch_order_changes,
@@ -86,4 +87,4 @@ class Subscription:
             principal_of(info), _event_id(event_id), on_overflow=info.context.on_overflow
         )
         async for change in _notices(feed):
-            yield change  # type: ignore[misc]
+            yield change

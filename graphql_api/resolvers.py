@@ -29,6 +29,7 @@ from app.schemas.scanners import (
     ScannerUpdate,
 )
 from app.schemas.scanning import BatchScan, BatchScanResults, CodeScan, TicketScan
+from app.schemas.webhook_events import SUBSCRIBABLE, WebhookTest, data_shape
 from app.schemas.webhooks import WebhookCreate, WebhookUpdate
 from app.services import (
     events,
@@ -115,7 +116,7 @@ class Query:
 
     @direct_field(EVENTS)
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
-        return EVENTS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return EVENTS.get(context.principal, parse_id(id, "id"))
 
     @field(TIMESLOTS, "The timeslots of an event.")
     @filtered(TIMESLOTS)
@@ -193,11 +194,11 @@ class Query:
 
     @direct_field(ORDERS)
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
-        return ORDERS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return ORDERS.get(context.principal, parse_id(id, "id"))
 
     @direct_field(TICKETS)
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
-        return TICKETS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return TICKETS.get(context.principal, parse_id(id, "id"))
 
     @field(WEBHOOKS, "The subscriptions, without their secrets.")
     async def webhooks(
@@ -249,7 +250,9 @@ class Mutation:
         "is FORBIDDEN. Every outcome is a result whose `status` and `reason` tell the door what "
         "to do. An offline device sends `scannedAt` (when it scanned; windows are decided then; "
         "at most 5 minutes in the future) and a `nonce` (1 to 64 characters, unique per "
-        "organization): a repeated nonce answers the first result again and records nothing.",
+        "organization): a repeated nonce answers the first result again and records nothing "
+        "(used for another ticket: CONFLICT). `direction`: entry (default) or exit; `inside` "
+        "in the result is the ticket's presence after the scan.",
     )
     async def scan_ticket(
         self,
@@ -259,8 +262,14 @@ class Mutation:
         scanner_id: strawberry.ID | None = None,
         nonce: str | None = None,
         scanned_at: datetime | None = None,
+        direction: str = "entry",
     ) -> ScanResult | None:
-        fields = {"scanner_id": scanner_id, "nonce": nonce, "scanned_at": scanned_at}
+        fields = {
+            "scanner_id": scanner_id,
+            "nonce": nonce,
+            "scanned_at": scanned_at,
+            "direction": direction,
+        }
         scan: TicketScan | CodeScan
         if scannable_code is None:
             scan = to_struct(fields, TicketScan)
@@ -274,6 +283,7 @@ class Mutation:
             scanner_id=scan.scanner_id,
             nonce=scan.nonce,
             scanned_at=scan.scanned_at,
+            direction=scan.direction,
         )
 
     @mutation(
@@ -291,8 +301,8 @@ class Mutation:
     @mutation(
         webhooks.create_webhook,
         "`url` must be absolute https and publicly reachable; "
-        "`eventTypes` a non-empty subset of order.created, order.confirmed, ticket.scanned, "
-        "ticket.cancelled; `description` at most 255 characters.",
+        f"`eventTypes` a non-empty subset of {', '.join(SUBSCRIBABLE)}; "
+        "`description` at most 255 characters.",
     )
     async def create_webhook(
         self, info: Info, url: str, event_types: list[str], description: str | None = None
@@ -315,7 +325,8 @@ class Mutation:
 
     @mutation(
         webhooks.send_test_delivery,
-        "Sends a `webhook.test` event `{id, event_type, timestamp, data: {webhook_id}}` to this "
+        f"Sends a `{WebhookTest.kind}` event `{{id, event_type, timestamp, data: "
+        f"{data_shape(WebhookTest)}}}` to this "
         "subscription only, signed like every delivery; CONFLICT when it is disabled.",
     )
     async def test_webhook(self, info: Info, id: strawberry.ID) -> DeliveryQueued | None:

@@ -21,7 +21,8 @@ from app.schemas.events import (
     TimeslotCreate,
     TimeslotUpdate,
 )
-from app.services import events, ticket_types, timeslots
+from app.schemas.holds import Availability
+from app.services import availability, events, ticket_types, timeslots
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
 
@@ -54,6 +55,22 @@ class EventController(Controller):
     )
     async def get_event(self, principal: NamedDependency[Principal], event_id: IdPath) -> Event:
         return await events.EVENTS.get(principal, parse_id(event_id, "event_id"))
+
+    @get(
+        "/{event_id:str}/availability",
+        **operation(
+            "What each timeslot has left",
+            service=availability.event_availability,
+            errors=(400, 403, 404),
+            text="Per timeslot, by start: its capacity, the tickets sold (not cancelled, of "
+            "orders not cancelled), the places held by active holds that have not expired, "
+            "and what is available. Exact when read.",
+        ),
+    )
+    async def get_availability(
+        self, principal: NamedDependency[Principal], event_id: IdPath
+    ) -> Availability:
+        return await availability.event_availability(principal, parse_id(event_id, "event_id"))
 
     @patch(
         "/{event_id:str}",

@@ -11,6 +11,7 @@ from litestar.params import JSONBody
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
+from app.schemas.webhook_events import WebhookTest, data_shape
 from app.schemas.webhooks import (
     Delivery,
     DeliveryQueued,
@@ -103,8 +104,9 @@ class WebhookController(Controller):
             "Send a test event to a webhook subscription",
             service=webhooks.send_test_delivery,
             errors=(400, 403, 404, 409),
-            text="A `webhook.test` event `{id, event_type, timestamp, data: {webhook_id}}` to "
-            "this subscription only, whatever its event types, signed like every delivery. "
+            text=f"A `{WebhookTest.kind}` event `{{id, event_type, timestamp, data: "
+            f"{data_shape(WebhookTest)}}}` to this subscription only, whatever its event "
+            "types, signed like every delivery. "
             "It shows in the delivery log; 409 when the subscription is disabled.",
         ),
     )

@@ -157,7 +157,11 @@ def cmd_api_key_create(args: argparse.Namespace) -> None:
     from app.services.api_keys import create_api_key
 
     created = asyncio.run(
-        _with_database(lambda: create_api_key(args.org, args.user_email, args.scopes, args.name))
+        _with_database(
+            lambda: create_api_key(
+                args.org, args.user_email, args.scopes, args.name, test=args.test
+            )
+        )
     )
     _print_json({"id": created.id, "key": created.key, "scopes": created.scopes})
 
@@ -182,6 +186,7 @@ def cmd_oauth_client_create(args: argparse.Namespace) -> None:
                 args.scopes,
                 public=args.public,
                 trusted=args.trusted,
+                test=args.test,
             )
         )
     )
@@ -238,6 +243,9 @@ def cmd_demo(args: argparse.Namespace) -> None:
         run(args.database, args.reset, args.host, args.port)
     except PortInUse as error:
         sys.exit(f"ticketing: {error}")
+
+
+TEST_HELP = "of the organization's test twin (a tk_test_ key): sees and changes only test data"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -311,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--scopes", required=True, help='space-separated, e.g. "events.read orders.read"'
     )
     key_create.add_argument("--name", default="")
+    key_create.add_argument("--test", action="store_true", help=TEST_HELP)
     key_create.set_defaults(handler=cmd_api_key_create)
     key_revoke = key.add_parser("revoke", help="revoke an API key")
     key_revoke.add_argument("id", action=UUIDArgument)
@@ -333,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--public", action="store_true", help="no secret; PKCE (S256) required"
     )
     client_create.add_argument("--trusted", action="store_true", help="skip the consent page")
+    client_create.add_argument("--test", action="store_true", help=TEST_HELP)
     client_create.set_defaults(handler=cmd_oauth_client_create)
 
     signing_key = commands.add_parser(

@@ -56,3 +56,5 @@ class CurrentUser(msgspec.Struct):
     uid: UUID
     email: str
     organization: str
+    livemode: bool = True
+    """False for a test credential (CONTRACT.md section 18): it sees only test data."""

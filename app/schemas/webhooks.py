@@ -10,11 +10,8 @@ from uuid import UUID
 import msgspec
 
 from app.schemas.text import NO_NUL
+from app.schemas.webhook_events import EventType
 
-EventType = Literal["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
-"""The kinds a subscription can ask for."""
-TEST_EVENT_TYPE = "webhook.test"
-"""The kind of ``POST /webhooks/{id}/test``'s event: sent to one subscription, never subscribed."""
 DeliveryStatus = Literal["pending", "delivered", "failed", "exhausted"]
 """``failed``: the endpoint refused it (4xx, 3xx, 410) or the subscription is disabled;
 ``exhausted``: every retry over about three days failed."""

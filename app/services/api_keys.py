@@ -1,4 +1,5 @@
-"""API keys: ``tk_live_`` + 40 random base62 characters, stored only as a SHA-256 hash.
+"""API keys: ``tk_live_`` (or ``tk_test_``, a key of the organization's test twin: CONTRACT.md
+section 18) + 40 random base62 characters, stored only as a SHA-256 hash.
 
 The key has 238 bits of entropy, so a fast hash is the right tool (a slow password hash would add
 latency to every request without adding safety). Lookup is by the hash's unique index, and the
@@ -30,18 +31,23 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from piccolo.custom_types import Combinable
+
 from app.errors import InvalidInput, NotFound, Unauthenticated
 from app.principal import Principal, parse_scopes, requires
 from app.schemas.identity import ApiKeyCreated, ApiKeyRecord
 from app.services import audit
 from app.services.audit import Actor, Target
 from app.services.organizations import member_id
+from app.services.test_mode import in_mode, mode_of
 from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
 from db.tables import ApiKey, CredentialRevision, User
 from db.transactions import transaction
 
 PREFIX = "tk_live_"
+TEST_PREFIX = "tk_test_"
+PREFIXES = (PREFIX, TEST_PREFIX)
 ALPHABET = string.ascii_letters + string.digits
 RANDOM_LENGTH = 40
 NAME_LENGTH = 200
@@ -61,30 +67,37 @@ REVISION = "SELECT revision FROM credential_revisions WHERE id = 1"
 logger = logging.getLogger("ticketing.api_keys")
 
 
-def generate_key() -> str:
-    return PREFIX + "".join(secrets.choice(ALPHABET) for _ in range(RANDOM_LENGTH))
+def generate_key(test: bool = False) -> str:
+    return (TEST_PREFIX if test else PREFIX) + "".join(
+        secrets.choice(ALPHABET) for _ in range(RANDOM_LENGTH)
+    )
 
 
 async def create_api_key(
-    organization_id: UUID, user_email: str, scopes: str, name: str = ""
+    organization_id: UUID, user_email: str, scopes: str, name: str = "", *, test: bool = False
 ) -> ApiKeyCreated:
-    """A key of the member with ``user_email`` (the command line: the operator is trusted)."""
+    """A key of the member with ``user_email`` (the command line: the operator is trusted);
+    ``test``: a ``tk_test_`` key of the organization's test twin."""
     scope_set = _checked_scopes(scopes)
     name = _checked_name(name)
     user_id = await member_id(organization_id, user_email)
-    return await _create(organization_id, user_id, scope_set, name, Actor.operator(organization_id))
+    owner = await in_mode(organization_id, test)
+    return await _create(owner, user_id, scope_set, name, Actor.operator(owner), test)
 
 
 @requires(None)
 async def issue_api_key(principal: Principal, scopes: str, name: str = "") -> ApiKeyCreated:
-    """A key created in the dashboard by an admin, in the admin's name."""
+    """A key created in the dashboard by an admin, in the admin's name, in the mode the
+    dashboard is in."""
     principal.require_admin()
+    _, test = await mode_of(principal.organization_id)
     return await _create(
         principal.organization_id,
         principal.user_id,
         _checked_scopes(scopes),
         _checked_name(name),
         principal,
+        test,
     )
 
 
@@ -111,9 +124,10 @@ async def _create(
     scope_set: frozenset[str],
     name: str,
     actor: Actor | Principal,
+    test: bool,
 ) -> ApiKeyCreated:
     """The key, and its entry in the audit log (``actor`` made it), in one transaction."""
-    key = generate_key()
+    key = generate_key(test)
     row = ApiKey(
         organization_id=organization_id,
         user_id=user_id,
@@ -191,7 +205,7 @@ async def revoke_api_key(
     """Revoke the key (of ``organization_id`` when given; the command line gives none); every
     server process stops accepting it within a few seconds (this one at once). Idempotent.
     ``actor`` revoked it, for the audit log (none: an operator at the command line)."""
-    owned = ApiKey.id == key_id
+    owned: Combinable = ApiKey.id == key_id
     if organization_id is not None:
         owned = owned & (ApiKey.organization_id == organization_id)
     async with transaction():

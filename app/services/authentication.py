@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.errors import Unauthenticated
 from app.principal import Principal
 from app.runtime.rate_limits import enforce_rate_limit
-from app.services.api_keys import PREFIX, authenticate_api_key
+from app.services.api_keys import PREFIXES, authenticate_api_key
 from app.services.oauth.tokens import authenticate_access_token
 from app.settings import Settings
 
@@ -26,12 +26,18 @@ def bearer_token(authorization: str | None) -> str:
     return token
 
 
+async def verify_credential(authorization: str | None, settings: Settings) -> Principal:
+    """The principal of a live credential, or :class:`Unauthenticated`, without counting a
+    request: what a long-lived connection calls again to learn that its credential was revoked
+    or has expired."""
+    token = bearer_token(authorization)
+    if token.startswith(PREFIXES):
+        return await authenticate_api_key(token)
+    return await authenticate_access_token(token, settings)
+
+
 async def authenticate(authorization: str | None, settings: Settings) -> Principal:
     """The caller's principal, counted against its rate limit (429 once over it)."""
-    token = bearer_token(authorization)
-    if token.startswith(PREFIX):
-        principal = await authenticate_api_key(token)
-    else:
-        principal = await authenticate_access_token(token, settings)
+    principal = await verify_credential(authorization, settings)
     await enforce_rate_limit(principal, settings)
     return principal

@@ -24,6 +24,7 @@ from app.errors import NotFound
 from app.principal import Principal, Role
 from app.schemas.identity import MembershipRecord
 from app.services.organizations import memberships_of, role_of
+from app.services.test_mode import test_twin
 from app.stored_secrets import hash_secret, new_token
 from app.timeutil import utcnow
 from db.tables import DashboardSession
@@ -71,6 +72,8 @@ class SessionView:
     """Set once an organization is picked: what the services see."""
     organizations: int
     """How many organizations the user belongs to (the picker is offered when several)."""
+    test_mode: bool = False
+    """The session acts as its organization's test twin (CONTRACT.md section 18)."""
 
 
 async def _prune() -> None:
@@ -164,15 +167,17 @@ async def complete_sign_in(pending: PendingSignIn, user_id: UUID) -> str:
 
 SESSION_BY_HASH = """
     SELECT s.id, s.user_id, s.organization_id, s.last_seen_at, u.email,
-           o.name AS organization_name, m.role,
+           o.name AS organization_name, m.role, t.id AS test_organization_id,
            (SELECT COUNT(*) FROM memberships c WHERE c.user_id = s.user_id) AS organizations
     FROM dashboard_sessions s
     JOIN users u ON u.id = s.user_id
     LEFT JOIN organizations o ON o.id = s.organization_id
     LEFT JOIN memberships m ON m.organization_id = s.organization_id AND m.user_id = s.user_id
+    LEFT JOIN organizations t ON s.test_mode AND t.live_organization_id = s.organization_id
     WHERE s.token_hash = {} AND s.last_seen_at >= {}"""
-"""The session, its user, and the user's role in its organization (null when no longer a
-member), in one statement on the unique index of ``token_hash``."""
+"""The session, its user, the user's role in its organization (null when no longer a member)
+and, in test mode, the organization's test twin, in one statement on the unique index of
+``token_hash``."""
 
 
 async def load_session(token: str) -> SessionView | None:
@@ -188,9 +193,11 @@ async def load_session(token: str) -> SessionView | None:
         )
     role: Role | None = row["role"]
     organization_id = row["organization_id"] if role is not None else None
+    test_organization_id = row["test_organization_id"] if organization_id is not None else None
     principal = None
     if organization_id is not None and role is not None:
-        principal = Principal.for_session(organization_id, row["user_id"], role, row["id"])
+        acting = test_organization_id or organization_id
+        principal = Principal.for_session(acting, row["user_id"], role, row["id"])
     return SessionView(
         id=row["id"],
         user_id=row["user_id"],
@@ -200,6 +207,7 @@ async def load_session(token: str) -> SessionView | None:
         role=role,
         principal=principal,
         organizations=row["organizations"],
+        test_mode=test_organization_id is not None,
     )
 
 
@@ -216,6 +224,18 @@ async def choose_organization(session: SessionView, organization_id: UUID) -> No
         await DashboardSession.update({DashboardSession.organization_id: organization_id}).where(
             DashboardSession.id == session.id
         )
+
+
+async def switch_mode(session: SessionView, test: bool) -> None:
+    """The dashboard's live / test switch: act as the organization's test twin (made on first
+    use) or as the organization itself."""
+    if session.organization_id is None:
+        raise NotFound("Pick an organization first")
+    if test:
+        await test_twin(session.organization_id)
+    await DashboardSession.update({DashboardSession.test_mode: test}).where(
+        DashboardSession.id == session.id
+    )
 
 
 async def end_session(token: str) -> None:

@@ -107,7 +107,8 @@ async def member_id(organization_id: UUID, email: str) -> UUID:
     )
     if row is None:
         raise NotFound(f"No member {email} in organization {organization_id}")
-    return row["user_id"]
+    user_id: UUID = row["user_id"]
+    return user_id
 
 
 async def memberships_of(user_id: UUID) -> list[MembershipRecord]:
@@ -148,7 +149,8 @@ async def is_member(organization_id: UUID, user_id: UUID) -> bool:
 
 
 WHOAMI = """
-    SELECT users.email AS email, organizations.name AS organization
+    SELECT users.email AS email, organizations.name AS organization,
+           organizations.live_organization_id IS NULL AS livemode
     FROM users, organizations WHERE users.id = {} AND organizations.id = {}"""
 """One fixed statement: ``GET /whoami`` is the floor of every authenticated request."""
 
@@ -160,5 +162,8 @@ async def whoami(principal: Principal) -> CurrentUser:
     if not rows:
         raise NotFound.resource("user", principal.user_id)
     return CurrentUser(
-        uid=principal.user_id, email=rows[0]["email"], organization=rows[0]["organization"]
+        uid=principal.user_id,
+        email=rows[0]["email"],
+        organization=rows[0]["organization"],
+        livemode=bool(rows[0]["livemode"]),
     )

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
-from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NotFound
+from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NonceReused, NotFound
 from app.money import as_number
 from app.principal import Principal, requires
 from app.records import mapper
@@ -43,6 +43,8 @@ from app.schemas.scanning import (
     MAX_NONCE_LENGTH,
     BatchScan,
     BatchScanResult,
+    Direction,
+    EntryPolicy,
     RelatedTicket,
     ScanEvent,
     ScanLogEntry,
@@ -53,9 +55,11 @@ from app.schemas.scanning import (
     ScanTicketType,
     ScanTimeslot,
 )
+from app.schemas.webhook_events import TicketScanned
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.services.scanners import targets_of
+from app.settings import get_settings
 from app.timeutil import as_utc, require_offset, utcnow
 from db import scans as statements
 from db.tables import Event, Scan, Ticket
@@ -92,6 +96,7 @@ class ScannerRules:
     closes_minutes_after_end: int | None = None
     valid_from: datetime | None = None
     valid_until: datetime | None = None
+    entry_policy: EntryPolicy = "single"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +115,21 @@ class TicketState:
     starts_at: datetime
     ends_at: datetime
     row: dict[str, Any]
+    inside: bool = False
+    presence_at: datetime | None = None
+    """The ``scanned_at`` of the latest valid scan (presence is its direction)."""
+
+    def after(self, attempt: Attempt) -> TicketState:
+        """The ticket after a valid ``attempt``: admitted on its first entry; its presence the
+        attempt's direction when the attempt is its latest valid scan by ``scanned_at``."""
+        changed = self
+        if attempt.direction == "entry" and self.status == "valid":
+            changed = replace(changed, status="scanned", scanned_at=attempt.scanned_at)
+        if self.presence_at is None or attempt.scanned_at > self.presence_at:
+            changed = replace(
+                changed, inside=attempt.direction == "entry", presence_at=attempt.scanned_at
+            )
+        return changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +142,7 @@ class Attempt:
     scannable_code: str | None
     nonce: str | None
     scanned_at: datetime
+    direction: Direction = "entry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,13 +153,30 @@ class FirstAttempt:
     status: ScanStatus
     reason: ScanReason | None
     result_scanned_at: datetime | None
+    scanned_at: datetime
+    direction: Direction
+    inside: bool | None
+    """The presence the first answer carried (None when logged before it was kept)."""
+
+    @property
+    def scanned_before(self) -> bool:
+        """Whether the ticket had been admitted before this attempt: only a first admission
+        carries the attempt's own moment as the ticket's ``scanned_at``."""
+        if self.result_scanned_at is None:
+            return False
+        return not (
+            self.status == "valid"
+            and self.direction == "entry"
+            and self.result_scanned_at == self.scanned_at
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The outcome of one attempt. ``ticket`` is None when no ticket has the id or code;
-    ``scanned_at`` is the result's (the ticket's admission time, when it has one);
-    ``replayed`` when the nonce was used before (nothing is recorded for it)."""
+    """The outcome of one attempt. ``ticket`` is None when no ticket has the id or code, else
+    the ticket after the attempt (``before``: as the attempt found it); ``scanned_at`` is the
+    result's (the ticket's admission time, when it has one); ``replayed`` when the nonce was
+    used before (nothing is recorded for it)."""
 
     attempt: Attempt
     ticket: TicketState | None
@@ -147,6 +185,7 @@ class Answer:
     scanned_before: bool = False
     scanned_at: datetime | None = None
     replayed: bool = False
+    before: TicketState | None = None
 
     @property
     def recorded(self) -> bool:
@@ -187,14 +226,29 @@ class Tickets:
                 status=row["status"],
                 scanned_at=row["scanned_at"],
                 cancelled_at=row["cancelled_at"],
+                inside=row["inside"],
+                presence_at=row["presence_at"],
             )
             self.by_id[ticket.id] = changed
             self.by_code[ticket.row["scannable_code"]] = changed
 
 
-def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome:
+def decide(
+    scanner: ScannerRules,
+    ticket: TicketState,
+    now: datetime,
+    received_at: datetime | None = None,
+    direction: Direction = "entry",
+) -> Outcome:
     """Steps 3 to 7 of the decision order (the scanner and the ticket are known), at ``now``
-    (the moment the device scanned)."""
+    (the moment the device scanned). A profile past its validity when the scan arrives
+    (``received_at``) refuses it whatever ``now`` (CONTRACT.md section 11).
+
+    Section 17: an exit lets out a ticket that is inside (after the scanner's rules, before the
+    ticket's: a ticket cancelled while its holder is inside may still leave, so the count of
+    those inside stays true); an entry of a ticket admitted before follows the profile's
+    ``entry_policy``."""
+    arrived = now if received_at is None else received_at
     if not scanner.active:
         return "not_allowed", "scanner_inactive"
     if scanner.event_ids is not None and ticket.event_id not in scanner.event_ids:
@@ -209,16 +263,21 @@ def decide(scanner: ScannerRules, ticket: TicketState, now: datetime) -> Outcome
     closes = scanner.closes_minutes_after_end
     if closes is not None and now > ticket.ends_at + timedelta(minutes=closes):
         return "not_allowed", "too_late"
-    if scanner.valid_from is not None and now < scanner.valid_from:
+    if scanner.valid_from is not None and min(now, arrived) < scanner.valid_from:
         return "not_allowed", "too_early"
-    if scanner.valid_until is not None and now > scanner.valid_until:
+    if scanner.valid_until is not None and max(now, arrived) > scanner.valid_until:
         return "not_allowed", "too_late"
+    if direction == "exit":
+        return ("valid", None) if ticket.inside else ("not_allowed", "not_inside")
     if ticket.status == "cancelled" or ticket.order_status == "cancelled":
         return "cancelled", "cancelled"
     if ticket.order_status == "pending":
         return "not_allowed", "order_not_confirmed"
     if ticket.status == "scanned":
-        return "scanned", "already_scanned"
+        if scanner.entry_policy == "single":
+            return "scanned", "already_scanned"
+        if scanner.entry_policy == "reentry" and ticket.inside:
+            return "scanned", "already_inside"
     return "valid", None
 
 
@@ -227,26 +286,41 @@ def plan(
     attempts: Sequence[Attempt],
     tickets: Tickets,
     firsts: dict[str, FirstAttempt],
+    received_at: datetime | None = None,
 ) -> dict[int, Answer]:
     """Every attempt's answer (by position), running them in order of ``scanned_at`` (ties: the
     request's order): an attempt sees what the earlier ones did to its ticket. A nonce in
     ``firsts`` (used by an earlier request), or already seen in this one, answers that first
-    result again instead of running."""
+    result again instead of running; used for another ticket, it is :class:`NonceReused`."""
     current = dict(tickets.by_id)
     seen: dict[str, Answer] = {}
     answers: dict[int, Answer] = {}
     for attempt in sorted(attempts, key=lambda item: (item.scanned_at, item.position)):
         nonce = attempt.nonce
+        found = tickets.find(attempt)
         if nonce is not None and nonce in firsts:
+            _same_ticket(attempt, found, firsts[nonce].ticket_id)
             answer = _replay(attempt, firsts[nonce], current)
         elif nonce is not None and nonce in seen:
-            answer = replace(seen[nonce], attempt=attempt, replayed=True)
+            first = seen[nonce].ticket
+            _same_ticket(attempt, found, first.id if first else None)
+            first_attempt = replace(attempt, direction=seen[nonce].attempt.direction)
+            answer = replace(seen[nonce], attempt=first_attempt, replayed=True)
         else:
-            answer = _decide_attempt(scanner, attempt, tickets.find(attempt), current)
+            answer = _decide_attempt(scanner, attempt, found, current, received_at)
         if nonce is not None:
             seen.setdefault(nonce, answer)
         answers[attempt.position] = answer
     return answers
+
+
+def _same_ticket(attempt: Attempt, found: TicketState | None, first: UUID | None) -> None:
+    """A nonce answers again only for the ticket it was first used for."""
+    if (found.id if found else None) != first:
+        raise NonceReused(
+            f"The nonce {attempt.nonce!r} was already used for another ticket; "
+            "give each scan its own nonce"
+        )
 
 
 def _decide_attempt(
@@ -254,28 +328,29 @@ def _decide_attempt(
     attempt: Attempt,
     found: TicketState | None,
     current: dict[UUID, TicketState],
+    received_at: datetime | None = None,
 ) -> Answer:
     if found is None:
         return Answer(attempt, None)
-    ticket = current[found.id]
-    status, reason = decide(scanner, ticket, attempt.scanned_at)
-    scanned_before = ticket.scanned_at is not None
-    if status == "valid":
-        ticket = replace(ticket, status="scanned", scanned_at=attempt.scanned_at)
-        current[ticket.id] = ticket
-    return Answer(attempt, ticket, status, reason, scanned_before, ticket.scanned_at)
+    before = current[found.id]
+    status, reason = decide(scanner, before, attempt.scanned_at, received_at, attempt.direction)
+    ticket = before.after(attempt) if status == "valid" else before
+    current[ticket.id] = ticket
+    scanned_before = before.scanned_at is not None
+    return Answer(attempt, ticket, status, reason, scanned_before, ticket.scanned_at, before=before)
 
 
 def _replay(attempt: Attempt, first: FirstAttempt, current: dict[UUID, TicketState]) -> Answer:
-    """The first result of a nonce: its status, reason and ``scanned_at`` (and so whether the
-    ticket had been scanned before it)."""
-    scanned_before = first.status != "valid" and first.result_scanned_at is not None
+    """The first result of a nonce: its status, reason, direction and ``scanned_at`` (and so
+    whether the ticket had been scanned before it) and presence."""
+    ticket = current[first.ticket_id]
+    inside = ticket.inside if first.inside is None else first.inside
     return Answer(
-        attempt,
-        current[first.ticket_id],
+        replace(attempt, direction=first.direction),
+        replace(ticket, inside=inside),
         first.status,
         first.reason,
-        scanned_before,
+        first.scanned_before,
         first.result_scanned_at,
         replayed=True,
     )
@@ -290,11 +365,12 @@ async def scan_ticket(
     scanner_id: UUID | None = None,
     nonce: str | None = None,
     scanned_at: datetime | None = None,
+    direction: Direction = "entry",
     now: datetime | None = None,
 ) -> ScanResult:
     """Scan the ticket named by exactly one of ``ticket_id`` and ``scannable_code``, as the
-    device did at ``scanned_at`` (default: now). A ``nonce`` used before answers its first
-    result again.
+    device did at ``scanned_at`` (default: now), on its way in or out (``direction``). A
+    ``nonce`` used before answers its first result again.
 
     ``now`` is the server's clock (tests pin it to probe the window edges).
     """
@@ -307,6 +383,7 @@ async def scan_ticket(
         scannable_code,
         nonce,
         _scanned_at(scanned_at, received_at, "scanned_at"),
+        direction,
     )
     organization_id = principal.organization_id
     async with transaction():
@@ -372,7 +449,9 @@ def _attempts(data: BatchScan, received_at: datetime) -> list[Attempt]:
         except InvalidInput as error:
             errors += error.errors
             continue
-        attempts.append(Attempt(position, item.ticket_id, item.scannable_code, item.nonce, at))
+        attempts.append(
+            Attempt(position, item.ticket_id, item.scannable_code, item.nonce, at, item.direction)
+        )
     if errors:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
     return attempts
@@ -405,13 +484,19 @@ def _check_nonce(nonce: str | None, field: str, *, required: bool = False) -> No
 
 
 def _scanned_at(value: datetime | None, received_at: datetime, field: str) -> datetime:
-    """The device's moment of the scan: given with an offset, at most 5 minutes ahead."""
+    """The device's moment of the scan: given with an offset, at most 5 minutes ahead and at
+    most ``TICKETING_OFFLINE_MAX_AGE_HOURS`` old."""
     if value is None:
         return received_at
     scanned_at = require_offset(value, field)
     if scanned_at > received_at + FUTURE_TOLERANCE:
         raise InvalidInput.field(
             field, "is more than 5 minutes in the future (the server's clock is the reference)"
+        )
+    hours = get_settings().offline_max_age_hours
+    if scanned_at < received_at - timedelta(hours=hours):
+        raise InvalidInput.field(
+            field, f"is more than {hours:g} hours in the past (TICKETING_OFFLINE_MAX_AGE_HOURS)"
         )
     return scanned_at
 
@@ -440,6 +525,7 @@ async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRul
         closes_minutes_after_end=row["closes_minutes_after_end"],
         valid_from=row["valid_from"],
         valid_until=row["valid_until"],
+        entry_policy=row["entry_policy"],
     )
 
 
@@ -464,6 +550,8 @@ def _ticket_state(row: dict[str, Any]) -> TicketState:
         starts_at=row["timeslot_starts_at"],
         ends_at=row["timeslot_ends_at"],
         row=row,
+        inside=bool(row["inside"]),
+        presence_at=row["presence_at"],
     )
 
 
@@ -477,6 +565,8 @@ def _log_row(log_id: UUID, answer: Answer) -> dict[str, Any]:
         "scanned_at": answer.attempt.scanned_at,
         "nonce": answer.attempt.nonce,
         "result_scanned_at": answer.scanned_at,
+        "direction": answer.attempt.direction,
+        "result_inside": answer.ticket.inside,
     }
 
 
@@ -490,7 +580,7 @@ async def _execute(
     """Plan, claim, admit and record the attempts (see the module's docstring); the answers in
     the attempts' order. Call inside the transaction."""
     firsts: dict[str, FirstAttempt] = {}
-    answers = plan(scanner, attempts, tickets, firsts)
+    answers = plan(scanner, attempts, tickets, firsts, received_at)
     logged = {a.attempt.position: uuid4() for a in answers.values() if a.recorded}
     written = {position: _log_row(log_id, answers[position]) for position, log_id in logged.items()}
     claimed = await statements.claim(
@@ -498,29 +588,25 @@ async def _execute(
     )
     if len(claimed) < len(written):
         taken = [row["nonce"] for row in written.values() if row["id"] not in claimed]
-        firsts = await _first_attempts(organization_id, taken, tickets)
+        firsts = await _first_attempts(organization_id, taken)
         written = {p: row for p, row in written.items() if row["id"] in claimed}
-        answers = plan(scanner, attempts, tickets, firsts)
-    admitted: set[UUID] = set()
-    while wanted := [
-        (a.ticket.id, a.attempt.scanned_at)
-        for a in answers.values()
-        if a.status == "valid" and not a.replayed and a.ticket and a.ticket.id not in admitted
-    ]:
-        won = await statements.admit(organization_id, wanted, utcnow())
-        admitted |= won
-        lost = [ticket_id for ticket_id, _ in wanted if ticket_id not in won]
+        answers = plan(scanner, attempts, tickets, firsts, received_at)
+    applied: set[UUID] = set()
+    while wanted := _changes(answers, tickets, applied):
+        won = await statements.apply(organization_id, wanted, utcnow())
+        applied |= won
+        lost = [change.id for change in wanted if change.id not in won]
         if not lost:
             break
         tickets.update(await statements.ticket_states(lost))
-        answers = plan(scanner, attempts, tickets, firsts)
+        answers = plan(scanner, attempts, tickets, firsts, received_at)
     final = {position: answers[position] for position in written}
     await statements.correct(
         [
-            (row["id"], answer.status, answer.reason, answer.scanned_at)
+            (row["id"], *outcome)
             for position, row in written.items()
-            if (row["status"], row["reason"], row["result_scanned_at"])
-            != ((answer := final[position]).status, answer.reason, answer.scanned_at)
+            if (row["status"], row["reason"], row["result_scanned_at"], row["result_inside"])
+            != (outcome := _outcome(final[position]))
         ]
     )
     in_order = sorted(final.values(), key=lambda a: (a.attempt.scanned_at, a.attempt.position))
@@ -528,18 +614,62 @@ async def _execute(
     return [answers[attempt.position] for attempt in attempts]
 
 
-async def _first_attempts(
-    organization_id: UUID, nonces: Sequence[str], tickets: Tickets
-) -> dict[str, FirstAttempt]:
-    """The first results of nonces used before, with their tickets added to ``tickets`` (a
-    nonce reused for another ticket answers for the first one)."""
+def _outcome(answer: Answer) -> tuple[Any, ...]:
+    """What the scan log keeps of an answer, for a repeated nonce."""
+    assert answer.ticket is not None
+    return answer.status, answer.reason, answer.scanned_at, answer.ticket.inside
+
+
+def _changes(
+    answers: dict[int, Answer], tickets: Tickets, applied: set[UUID]
+) -> list[statements.Change]:
+    """What the valid attempts do to each ticket not yet ``applied``: its state before the
+    operation (the condition of the write), after it, and what it adds to the attendance."""
+    changes: dict[UUID, statements.Change] = {}
+    for answer in sorted(
+        answers.values(), key=lambda a: (a.attempt.scanned_at, a.attempt.position)
+    ):
+        ticket, before = answer.ticket, answer.before
+        if answer.status != "valid" or answer.replayed or ticket is None or before is None:
+            continue
+        if ticket.id in applied:
+            continue
+        first = tickets.by_id[ticket.id]
+        change = changes.get(ticket.id) or statements.Change(
+            id=ticket.id,
+            event_id=ticket.event_id,
+            timeslot_id=ticket.timeslot_id,
+            old_status=first.status,
+            old_inside=first.inside,
+            old_presence_at=first.presence_at,
+        )
+        entry = answer.attempt.direction == "entry"
+        changes[ticket.id] = replace(
+            change,
+            status=ticket.status,
+            scanned_at=ticket.scanned_at,
+            inside=ticket.inside,
+            presence_at=ticket.presence_at,
+            admitted=change.admitted + (before.status == "valid" and ticket.status == "scanned"),
+            inside_change=change.inside_change + ticket.inside - before.inside,
+            entries=change.entries + entry,
+            exits=change.exits + (not entry),
+        )
+    return list(changes.values())
+
+
+async def _first_attempts(organization_id: UUID, nonces: Sequence[str]) -> dict[str, FirstAttempt]:
+    """The first results of nonces used before (a nonce names its ticket for good)."""
     rows = await statements.first_attempts(organization_id, nonces)
-    missing = list({row["ticket_id"] for row in rows} - tickets.by_id.keys())
-    if missing:
-        tickets.add(await statements.tickets(organization_id, missing, []))
     return {
         row["nonce"]: FirstAttempt(
-            row["ticket_id"], row["status"], row["reason"], row["result_scanned_at"]
+            row["ticket_id"],
+            row["status"],
+            row["reason"],
+            row["result_scanned_at"],
+            row["scanned_at"],
+            row["direction"],
+            row["result_inside"],
         )
         for row in rows
     }
@@ -548,23 +678,25 @@ async def _first_attempts(
 async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answer]) -> None:
     """``ticket.scanned`` for each admission (one INSERT), and every new attempt to live
     subscribers once the transaction commits."""
-    events: list[tuple[str, dict[str, Any]]] = []
+    events: list[TicketScanned] = []
     notices: list[tuple[UUID | None, ScanNotice]] = []
     for answer in new:
         ticket = answer.ticket
         assert ticket is not None and answer.status is not None
         at = answer.attempt.scanned_at
-        if answer.status == "valid":
-            payload = {
-                "ticket_id": ticket.id,
-                "order_id": ticket.order_id,
-                "event_id": ticket.event_id,
-                "scanner_id": scanner_id,
-                "scanned_at": at,
-            }
-            events.append(("ticket.scanned", payload))
+        direction = answer.attempt.direction
+        if answer.status == "valid" and direction == "entry":
+            events.append(
+                TicketScanned(
+                    ticket_id=ticket.id,
+                    order_id=ticket.order_id,
+                    event_id=ticket.event_id,
+                    scanner_id=scanner_id,
+                    scanned_at=at,
+                )
+            )
         notice = ScanNotice(
-            ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at
+            ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at, direction
         )
         notices.append((ticket.event_id, notice))
     await record_events(organization_id, events)
@@ -591,9 +723,6 @@ def _count(answers: Sequence[Answer]) -> None:
     for answer in answers:
         if answer.recorded:
             count_scan(answer.status or "", answer.reason)
-
-
-_to_related = mapper(RelatedTicket)
 
 
 def _result_fields(answer: Answer, related: Related) -> dict[str, Any]:
@@ -625,6 +754,8 @@ def _result_fields(answer: Answer, related: Related) -> dict[str, Any]:
         if others is None
         else [other for other in others if other.id != ticket.id],
         "reason": answer.reason,
+        "direction": answer.attempt.direction,
+        "inside": ticket.inside,
     }
 
 
@@ -650,5 +781,7 @@ def _batch_result(answer: Answer, related: Related) -> BatchScanResult:
             cancelled_at=None,
             related_tickets=None,
             reason=None,
+            direction=answer.attempt.direction,
+            inside=None,
         )
     return BatchScanResult(nonce=nonce, **_result_fields(answer, related))

@@ -9,13 +9,14 @@ import secrets
 from typing import Any, get_args
 from uuid import UUID
 
-from piccolo.columns.combination import Combinable
+from piccolo.custom_types import Combinable
 
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource, choice_filter, id_filter, since, text_filter
 from app.schemas.scanning import MAX_CODE_LENGTH
 from app.schemas.tickets import Ticket, TicketStatus
+from app.schemas.webhook_events import TicketCancelled
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.timeutil import utcnow
@@ -107,14 +108,11 @@ async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list
     await record_events(
         organization_id,
         [
-            (
-                "ticket.cancelled",
-                {
-                    "ticket_id": row["id"],
-                    "order_id": row["order_id"],
-                    "event_id": row["event_id"],
-                    "cancelled_at": now,
-                },
+            TicketCancelled(
+                ticket_id=row["id"],
+                order_id=row["order_id"],
+                event_id=row["event_id"],
+                cancelled_at=now,
             )
             for row in cancelled
         ],

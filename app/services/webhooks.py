@@ -18,8 +18,8 @@ from app.outbound.url_safety import check_webhook_url
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Parent, Resource
+from app.schemas.webhook_events import WebhookTest
 from app.schemas.webhooks import (
-    TEST_EVENT_TYPE,
     Delivery,
     DeliveryQueued,
     Webhook,
@@ -206,8 +206,8 @@ async def send_test_delivery(principal: Principal, webhook_id: UUID) -> Delivery
             raise Conflict(DISABLED)
         event = OutboxEvent(
             organization_id=principal.organization_id,
-            event_type=TEST_EVENT_TYPE,
-            payload={"webhook_id": str(webhook_id)},
+            event_type=WebhookTest.kind,
+            payload=msgspec.json.encode(WebhookTest(webhook_id=webhook_id)).decode(),
             created_at=now,
             relayed_at=now,
         )

@@ -49,6 +49,11 @@
     live.textContent = "Live: scans appear here as they happen.";
   });
   stream.addEventListener("scan", function (message) { show(JSON.parse(message.data)); });
+  stream.addEventListener("signed-out", function () {
+    stream.close();
+    door.setAttribute("data-live", "off");
+    live.textContent = "Signed out: this view no longer updates. Sign in again to follow the door.";
+  });
   stream.addEventListener("error", function () {
     door.setAttribute("data-live", "off");
     live.textContent = "Reconnecting… (the list below may miss scans until then)";

@@ -16,6 +16,7 @@ async def test_whoami_names_the_key_creator(client: AsyncClient, tenant: Tenant)
         "uid": str(tenant.user_id),
         "email": tenant.email,
         "organization": tenant.org_name,
+        "livemode": True,
     }
 
 

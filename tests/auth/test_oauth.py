@@ -200,6 +200,7 @@ async def test_code_flow_with_pkce_then_whoami_orders_and_refresh(
         "uid": str(tenant.user_id),
         "email": tenant.email,
         "organization": tenant.org_name,
+        "livemode": True,
     }
     assert ok(await oauth.get("/orders"))["data"] == []
     problem(await oauth.get("/webhooks"), 403)

@@ -199,7 +199,7 @@ async def test_the_worker_exposes_its_own_metrics(
     port = free_port()
     async with Receiver() as receiver, worker(REDIS_URL, "--metrics-port", str(port)):
         hook = await subscribe(client, tenant, receiver.url, ["order.created"])
-        await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+        await emit(tenant, "order.created")
         await receiver.wait_for(1, within=30)
         await settled_log(client, tenant, hook["id"])
         async with httpx.AsyncClient(timeout=PATIENT) as scraper:

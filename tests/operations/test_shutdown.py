@@ -190,7 +190,7 @@ async def test_sigterm_to_the_worker_lets_the_delivery_in_flight_finish(
     async with Receiver(release=asyncio.Event()) as receiver:
         hook = await subscribe(client, tenant, receiver.url, ["order.created"])
         async with worker(REDIS_URL) as running:
-            event_id = await emit(tenant, "order.created", {"order_id": "o", "event_id": "e"})
+            event_id = await emit(tenant, "order.created")
             await receiver.wait_for(1, within=30)
             running.process.send_signal(signal.SIGTERM)
             await running.wait_for_log("stopping: waiting")

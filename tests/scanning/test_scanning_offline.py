@@ -234,3 +234,138 @@ async def test_graphql_scan_ticket_takes_nonce_and_scanned_at(
     assert error["extensions"]["code"] == "BAD_USER_INPUT"
     assert [e["field"] for e in error["extensions"]["errors"]] == ["scanned_at"]
     assert len(await scan_log(tenant, door.tickets[0]["id"])) == 1
+
+
+async def test_a_scanned_at_older_than_the_offline_bound_is_refused(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Issue 24 item 4: ``scanned_at`` at 0001-01-01 used to be admitted; older than
+    ``TICKETING_OFFLINE_MAX_AGE_HOURS`` (72) is a 400 naming the field, on every route."""
+    door = await door_at(client, tenant, now() - 80 * HOUR, now() + HOUR, tickets=2)
+    first, second = door.tickets
+    for old in ("0001-01-01T00:00:00Z", stamp(now() - 73 * HOUR)):
+        for path, sent, field in (
+            ("/scans", {"scannable_code": first["scannable_code"]}, "scanned_at"),
+            (f"/tickets/{first['id']}/scan", {}, "scanned_at"),
+            ("/scans/batch", {"scans": [{"ticket_id": first["id"], "nonce": "b"}]}, None),
+        ):
+            if field is None:
+                sent["scans"][0]["scanned_at"] = old
+                field = "scans[0].scanned_at"
+            else:
+                sent["scanned_at"] = old
+            rejected = problem(await client.post(path, json=sent, headers=tenant.headers), 400)
+            assert [error["field"] for error in rejected["errors"]] == [field], rejected
+            assert "72 hours" in rejected["detail"]
+    variables = {
+        "code": first["scannable_code"],
+        "nonce": "gql-old",
+        "scannedAt": stamp(now() - 100 * HOUR),
+    }
+    [error] = (await graphql(client, tenant.headers, operation("ScanOffline"), variables))["errors"]
+    assert [e["field"] for e in error["extensions"]["errors"]] == ["scanned_at"]
+    assert await scan_log(tenant, first["id"]) == []
+    within = await scan_code(
+        client, tenant, second["scannable_code"], nonce="71h", scanned_at=stamp(now() - 71 * HOUR)
+    )
+    assert within["status"] == "valid"
+
+
+async def test_a_profile_past_its_validity_on_arrival_refuses_a_backdated_scan(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Issue 24 item 4: a scanner whose profile expired two days ago could still admit by
+    backdating its scans into the old validity; it refuses them now, as an inactive scanner does."""
+    door = await door_at(client, tenant, now() - 60 * HOUR, now() + HOUR, tickets=2)
+    first, second = door.tickets
+    profile = await create_profile(
+        client, tenant, valid_from=stamp(now() - 60 * HOUR), valid_until=stamp(now() - 48 * HOUR)
+    )
+    scanner = await create_scanner(client, tenant, profile_id=profile["id"])
+    backdated = stamp(now() - 50 * HOUR)
+    refused = await scan_code(
+        client, tenant, first["scannable_code"], scanner_id=scanner["id"], nonce="old-1",
+        scanned_at=backdated,
+    )  # fmt: skip
+    assert (refused["status"], refused["reason"]) == ("not_allowed", "too_late")
+    ok(
+        await client.patch(
+            f"/scanners/{scanner['id']}",
+            json={"active": False, "profile_id": None},
+            headers=tenant.headers,
+        )
+    )
+    inactive = await scan_code(
+        client, tenant, second["scannable_code"], scanner_id=scanner["id"], nonce="old-2",
+        scanned_at=stamp(now() - 2 * HOUR),
+    )  # fmt: skip
+    assert (inactive["status"], inactive["reason"]) == ("not_allowed", "scanner_inactive")
+    assert (await ticket(client, tenant, first["id"]))["status"] == "valid"
+    assert await scanned_events(tenant) == []
+
+
+async def test_a_nonce_reused_for_another_ticket_is_a_conflict(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Issue 24 item 5: the second ticket used to get the first one's answer and was never
+    recorded; it is a 409 ``/problems/nonce-reused`` on every route, and nothing runs."""
+    door = await door_at(client, tenant, now() - HOUR, now() + HOUR, tickets=3)
+    first, second, third = door.tickets
+    assert (await scan_code(client, tenant, first["scannable_code"], nonce="dup"))["status"] == (
+        "valid"
+    )
+    attempts = [
+        ("/scans", {"scannable_code": second["scannable_code"], "nonce": "dup"}),
+        (f"/tickets/{second['id']}/scan", {"nonce": "dup"}),
+        (
+            "/scans/batch",
+            {
+                "scans": [
+                    {"ticket_id": third["id"], "nonce": "fresh"},
+                    {"ticket_id": second["id"], "nonce": "dup"},
+                ]
+            },
+        ),
+        (
+            "/scans/batch",
+            {
+                "scans": [
+                    {"ticket_id": third["id"], "nonce": "twin"},
+                    {"ticket_id": second["id"], "nonce": "twin"},
+                ]
+            },
+        ),
+    ]
+    for path, body in attempts:
+        conflict = problem(await client.post(path, json=body, headers=tenant.headers), 409)
+        assert conflict["type"] == "/problems/nonce-reused", conflict
+    variables = {"code": second["scannable_code"], "nonce": "dup", "scannedAt": None}
+    [error] = (await graphql(client, tenant.headers, operation("ScanOffline"), variables))["errors"]
+    assert error["extensions"]["code"] == "CONFLICT"
+    assert await scan_log(tenant, second["id"]) == await scan_log(tenant, third["id"]) == []
+    # The same ticket with the same nonce still answers the first result.
+    again = await scan_code(client, tenant, first["scannable_code"], nonce="dup")
+    assert again["status"] == "valid" and len(await scan_log(tenant, first["id"])) == 1
+    admitted = await scan_code(client, tenant, second["scannable_code"], nonce="own")
+    assert admitted["status"] == "valid"
+
+
+async def test_one_nonce_sent_at_once_for_two_tickets_records_one(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    door = await door_at(client, tenant, now() - HOUR, now() + HOUR, tickets=2)
+    responses = await asyncio.gather(
+        *(
+            client.post(
+                "/scans",
+                json={"scannable_code": entry["scannable_code"], "nonce": "raced"},
+                headers=tenant.headers,
+            )
+            for entry in door.tickets
+            for _ in range(5)
+        )
+    )
+    codes = sorted(response.status_code for response in responses)
+    assert codes == [200] * 5 + [409] * 5, codes
+    logs = [await scan_log(tenant, entry["id"]) for entry in door.tickets]
+    assert sorted(len(log) for log in logs) == [0, 1]

@@ -110,6 +110,16 @@ def test_absolute_validity_edges_are_inclusive() -> None:
     assert decide(rules, ticket(), valid_until + TICK) == ("not_allowed", "too_late")
 
 
+def test_a_profile_past_its_validity_when_the_scan_arrives_refuses_it() -> None:
+    """A scan made inside the validity but arriving after it ended is refused (CONTRACT.md
+    section 11): a device cannot backdate into a validity that is over."""
+    valid_until = datetime(2030, 7, 1, tzinfo=UTC)
+    rules = scanner(valid_until=valid_until)
+    inside = valid_until - 10 * TICK
+    assert decide(rules, ticket(), inside, valid_until) == ("valid", None)
+    assert decide(rules, ticket(), inside, valid_until + TICK) == ("not_allowed", "too_late")
+
+
 @pytest.mark.parametrize(
     ("state", "outcome"),
     [

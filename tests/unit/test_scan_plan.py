@@ -8,6 +8,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid4
 
+import pytest
+
+from app.errors import NonceReused
 from app.services.scanning import Attempt, FirstAttempt, ScannerRules, Tickets, plan
 
 STARTS = datetime(2030, 6, 1, 20, 0, tzinfo=UTC)
@@ -31,6 +34,8 @@ def tickets(count: int, status: str = "valid") -> tuple[Tickets, list[UUID]]:
             "order_status": "confirmed",
             "timeslot_starts_at": STARTS,
             "timeslot_ends_at": STARTS + 60 * MINUTE,
+            "inside": False,
+            "presence_at": None,
         }
         for n, ticket_id in enumerate(ids)
     ]
@@ -67,21 +72,37 @@ def test_each_attempt_is_decided_at_its_own_moment() -> None:
 
 
 def test_a_nonce_repeated_in_the_batch_answers_its_first_result() -> None:
-    known, [first, second] = tickets(2)
+    known, [first] = tickets(1)
     answers = plan(
         SCANNER,
-        [attempt(0, first, STARTS, "same"), attempt(1, second, STARTS, "same")],
+        [attempt(0, first, STARTS, "same"), attempt(1, first, STARTS + MINUTE, "same")],
         known,
         {},
     )
     assert answers[1].replayed and not answers[1].recorded
     assert answers[1].ticket == answers[0].ticket and answers[1].status == "valid"
-    assert known.by_id[second].status == "valid"
+
+
+def test_a_nonce_repeated_for_another_ticket_is_refused() -> None:
+    known, [first, second] = tickets(2)
+    for firsts, attempts in (
+        ({}, [attempt(0, first, STARTS, "same"), attempt(1, second, STARTS, "same")]),
+        (
+            {"old": FirstAttempt(first, "valid", None, STARTS, STARTS, "entry", True)},
+            [attempt(0, second, STARTS, "old")],
+        ),
+        (
+            {"old": FirstAttempt(first, "valid", None, STARTS, STARTS, "entry", True)},
+            [attempt(0, uuid4(), STARTS, "old")],
+        ),
+    ):
+        with pytest.raises(NonceReused):
+            plan(SCANNER, attempts, known, firsts)
 
 
 def test_a_nonce_used_before_replays_without_running() -> None:
     known, [ticket] = tickets(1)
-    first = FirstAttempt(ticket, "not_allowed", "too_late", None)
+    first = FirstAttempt(ticket, "not_allowed", "too_late", None, STARTS, "entry", False)
     answers = plan(
         SCANNER,
         [attempt(0, ticket, STARTS, "old"), attempt(1, ticket, STARTS + MINUTE)],

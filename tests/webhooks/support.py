@@ -11,19 +11,22 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from httpx import AsyncClient
 from standardwebhooks.webhooks import Webhook as StockVerifier
 
+from app.schemas.webhook_events import BY_KIND, SUBSCRIBABLE, EventPayload
 from app.services.outbox import record_event
 from app.services.webhook_delivery import DeliveryRef, relay_outbox
 from app.settings import Settings, get_settings
+from app.timeutil import utcnow
 from db.tables import WebhookDelivery
 from db.transactions import transaction
 from tests.harness import free_port
 from tests.support import Tenant, gql_data, graphql, ok, operation
 from workers.in_process import run_in_process
 
-ALL_KINDS = ["order.created", "order.confirmed", "ticket.scanned", "ticket.cancelled"]
+ALL_KINDS = list(SUBSCRIBABLE)
 
 
 @dataclass
@@ -145,9 +148,20 @@ async def settled_log(
     return await Operations(client, tenant, "rest").settled(hook_id, count, within)
 
 
-async def emit(tenant: Tenant, kind: str, data: dict[str, Any]) -> uuid.UUID:
+def payload_of(kind: str, **fields: Any) -> EventPayload:
+    """A payload of ``kind``: ``fields`` as given, a fresh id or now for each field left out."""
+    payload = BY_KIND[kind]
+    made = {
+        f.name: uuid.uuid4() if f.type is uuid.UUID else utcnow()
+        for f in msgspec.structs.fields(payload)
+    }
+    return msgspec.convert({**made, **fields}, payload)
+
+
+async def emit(tenant: Tenant, kind: str, **fields: Any) -> uuid.UUID:
+    """Record an event of ``kind`` (see :func:`payload_of`) in a transaction of its own."""
     async with transaction():
-        return await record_event(tenant.org_id, kind, data)
+        return await record_event(tenant.org_id, payload_of(kind, **fields))
 
 
 async def relay_refs(tenant: Tenant) -> list[DeliveryRef]:

@@ -24,6 +24,7 @@ from app.services.oauth import consent, server
 from app.services.oauth.grants import Subject
 from app.services.oauth.idp import SignInError, sign_in, verify_id_token
 from app.services.organizations import is_member
+from app.services.test_mode import in_mode, mode_of
 from app.settings import Settings
 from db.tables import Organization, User
 
@@ -84,7 +85,8 @@ async def _signed_in_member(
         return server.error_redirect(
             valid, AccessDeniedError("This account is not a member of the organization")
         )
-    return Subject(user_id=user_id, organization_id=organization_id)
+    _, test_client = await mode_of(valid.client.organization_id)
+    return Subject(user_id=user_id, organization_id=await in_mode(organization_id, test_client))
 
 
 async def authorize(pairs: list[tuple[str, str]], settings: Settings) -> Answer:

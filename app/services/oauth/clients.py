@@ -12,6 +12,7 @@ import hmac
 import ipaddress
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -21,6 +22,7 @@ from app.schemas.oauth import OAuthClientCreated
 from app.services import audit
 from app.services.audit import Actor, Target
 from app.services.organizations import member_id
+from app.services.test_mode import in_mode
 from app.stored_secrets import hash_secret, new_token
 from db.tables import OAuthClient
 from db.transactions import transaction
@@ -79,7 +81,7 @@ class Client:
         return grant_type in {"authorization_code", "refresh_token"}
 
 
-def _client_of(row: dict) -> Client:
+def _client_of(row: dict[str, Any]) -> Client:
     return Client(
         id=row["id"],
         client_id=row["client_id"],
@@ -209,11 +211,14 @@ async def create_client(
     *,
     public: bool = False,
     trusted: bool = False,
+    test: bool = False,
 ) -> OAuthClientCreated:
     """Register a client of ``organization_id`` on behalf of one of its members (an operator at
-    the command line)."""
+    the command line); ``test``: a client of the organization's test twin, whose tokens see
+    only test data."""
     registration = check_registration(name, redirect_uris, scopes)
     user_id = await member_id(organization_id, user_email)
+    organization_id = await in_mode(organization_id, test)
     return await register(
         organization_id,
         user_id,
