@@ -156,6 +156,13 @@ class Connection:
             for waiting in waits:
                 waiting.cancel()
 
+    async def _credential_is_live(self) -> bool:
+        try:
+            await verify_credential(self.authorization, self.settings)
+        except Unauthenticated:
+            return False
+        return True
+
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "ping":
