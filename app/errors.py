@@ -82,6 +82,20 @@ class Conflict(DomainError):
     code = "CONFLICT"
 
 
+class SoldOut(Conflict):
+    """Fewer places are left in the timeslot than a hold or an order asks for."""
+
+    slug = "sold-out"
+    title = "Sold out"
+
+
+class HoldUnavailable(Conflict):
+    """The hold was converted, released or has expired: its places are no longer kept."""
+
+    slug = "hold-unavailable"
+    title = "Hold unavailable"
+
+
 class NonceReused(DomainError):
     """A door device's ``nonce`` was already used for another ticket (CONTRACT.md section 11)."""
 

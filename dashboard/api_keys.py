@@ -13,7 +13,7 @@ from litestar.response import Template
 from app.errors import InvalidInput
 from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.identity import ApiKeyCreated
-from app.services import api_keys
+from app.services import api_keys, request_log
 from dashboard.layout import page
 from dashboard.security import principal_of
 
@@ -79,4 +79,26 @@ async def revoke_api_key(
     return Response(b"", status_code=303, headers={"Location": f"{PATH}?done=revoked"})
 
 
-ROUTES = [api_keys_page, create_api_key, revoke_api_key]
+@get(f"{PATH}/{{key_id:uuid}}/requests")
+async def key_requests_page(
+    request: Request[Any, Any, Any], key_id: Annotated[UUID, PathParameter()]
+) -> Template:
+    """The key's request log (CONTRACT.md section 18), newest first, filtered by status class."""
+    status = request.query_params.get("status", "")
+    principal = principal_of(request)
+    entries = await request_log.requests_of_key(principal, key_id, status)
+    key = next(k for k in await api_keys.list_api_keys(principal) if k.id == key_id)
+    return page(
+        request,
+        "request_log.html",
+        "Requests",
+        key=key,
+        entries=entries,
+        status_class=status,
+        statuses=request_log.STATUS_CLASSES,
+        kept=request_log.KEEP,
+        days=request_log.KEEP_FOR.days,
+    )
+
+
+ROUTES = [api_keys_page, create_api_key, revoke_api_key, key_requests_page]

@@ -21,6 +21,7 @@ from piccolo.columns import (
     ForeignKey,
     Integer,
     Numeric,
+    Real,
     Text,
     Timestamptz,
     Varchar,
@@ -213,7 +214,8 @@ class TicketType(Table, tablename="ticket_types"):
 
 
 class Timeslot(Table, tablename="timeslots"):
-    """``total_available`` is the capacity; ``sold`` counts live (not cancelled) tickets."""
+    """``total_available`` is the capacity; ``sold`` counts live (not cancelled) tickets;
+    ``held`` the places of holds whose row is ``active`` (``db/holds.py``)."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -223,6 +225,7 @@ class Timeslot(Table, tablename="timeslots"):
     ends_at = Timestamptz()
     total_available = Integer()
     sold = Integer(default=0)
+    held = Integer(default=0)
     created_at = Timestamptz()
 
 
@@ -251,6 +254,28 @@ class Order(Table, tablename="orders"):
     """Set by every change of the order (sync: ``updated_since``)."""
 
 
+class Hold(Table, tablename="holds"):
+    """Places of a timeslot kept for a buyer until ``expires_at`` (CONTRACT.md section 16).
+    ``status`` is as stored: an ``active`` row past ``expires_at`` reads ``expired``
+    (``app/services/holds.py``). ``tickets`` lists the held ticket types, ``quantity`` their
+    number."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(
+        references=Organization, on_delete=OnDelete.cascade, null=False, index=True
+    )
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade, null=False, index=True)
+    event_timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade, null=False)
+    status = Varchar(length=10, default="active")
+    quantity = Integer()
+    tickets = JSON(default=[])
+    order_id = UUID(null=True, default=None, index=True)
+    """The order the hold became (no foreign key: set before the order's row is written)."""
+    expires_at = Timestamptz()
+    created_at = Timestamptz()
+    updated_at = Timestamptz()
+
+
 class Ticket(Table, tablename="tickets"):
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -272,6 +297,10 @@ class Ticket(Table, tablename="tickets"):
     created_at = Timestamptz()
     updated_at = Timestamptz()
     """Set by every change of the ticket (sync: ``updated_since``)."""
+    inside = Boolean(default=False)
+    """Presence (CONTRACT.md section 17): the direction of the latest valid scan is ``entry``."""
+    presence_at = Timestamptz(null=True, default=None)
+    """The ``scanned_at`` of that latest valid scan (null while never admitted)."""
 
 
 class ScannerProfile(Table, tablename="scanner_profiles"):
@@ -286,6 +315,8 @@ class ScannerProfile(Table, tablename="scanner_profiles"):
     valid_until = Timestamptz(null=True, default=None)
     created_at = Timestamptz()
     updated_at = Timestamptz()
+    entry_policy = Varchar(length=10, default="single")
+    """``single``, ``reentry`` or ``multiple`` (CONTRACT.md section 17)."""
 
 
 class ScannerProfileTarget(Table, tablename="scanner_profile_targets"):
@@ -334,6 +365,10 @@ class Scan(Table, tablename="scans"):
     """The device's id of the attempt, unique per organization (``scans_org_nonce_unique``)."""
     result_scanned_at = Timestamptz(null=True, default=None)
     """The ``scanned_at`` the answer carried, so that a repeated nonce answers the same."""
+    direction = Varchar(length=5, default="entry")
+    """``entry`` or ``exit``."""
+    result_inside = Boolean(null=True, default=None)
+    """The presence the answer carried (null before 2026-11-26T12:00: the ticket's then)."""
 
 
 class Webhook(Table, tablename="webhooks"):
@@ -443,6 +478,22 @@ class OrderCount(Table, tablename="order_counts"):
     cancelled = BigInt(default=0)
 
 
+class AttendanceCount(Table, tablename="attendance_counts"):
+    """A timeslot's attendance (CONTRACT.md section 17), written by the scans' own statements
+    (``db/scans.py``) and read with SQL of its own (``db/attendance.py``). Its key is
+    (timeslot_id, shard); Piccolo declares one primary-key column, so ``timeslot_id`` stands for
+    it here."""
+
+    timeslot_id = UUID(primary_key=True)
+    organization_id = UUID()
+    event_id = UUID(index=True)
+    shard = Integer()
+    admitted = BigInt(default=0)
+    inside = BigInt(default=0)
+    entries = BigInt(default=0)
+    exits = BigInt(default=0)
+
+
 class IdempotencyKey(Table, tablename="idempotency_keys"):
     """The first answer to a request with an ``Idempotency-Key``, per credential, for 24 hours;
     read and written with SQL of its own (``db/idempotency.py``)."""
@@ -458,6 +509,22 @@ class IdempotencyKey(Table, tablename="idempotency_keys"):
     body = Bytea()
     created_at = Timestamptz()
     expires_at = Timestamptz(index=True)
+
+
+class RequestLogEntry(Table, tablename="request_log"):
+    """One request of an API key or an OAuth token (CONTRACT.md section 18), written off the
+    request path (``app/services/request_log.py``); never a body, a query value or a secret."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    credential_id = UUID()
+    method = Varchar(length=10)
+    path = Varchar(length=500)
+    status = Integer()
+    duration_ms = Real()
+    request_id = Varchar(length=200)
+    idempotency_key = Varchar(length=255, null=True, default=None)
+    created_at = Timestamptz()
 
 
 TABLES: list[type[Table]] = [
@@ -478,6 +545,7 @@ TABLES: list[type[Table]] = [
     Timeslot,
     TimeslotTicketType,
     Order,
+    Hold,
     Ticket,
     ScannerProfile,
     ScannerProfileTarget,
@@ -490,5 +558,7 @@ TABLES: list[type[Table]] = [
     AuditEntry,
     TicketCount,
     OrderCount,
+    AttendanceCount,
     IdempotencyKey,
+    RequestLogEntry,
 ]

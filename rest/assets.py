@@ -9,6 +9,7 @@ version, so the files are cached for a year.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from litestar.datastructures import CacheControlHeader
@@ -31,6 +32,13 @@ NO_FAVICON = "<link rel='icon' href='data:,'>"
 def vendored(package: str, file: str) -> str:
     """The URL of ``file`` of the vendored ``package`` (``name@version``)."""
     return f"{STATIC_PATH}/vendor/{package}/{file}"
+
+
+def own(file: str) -> str:
+    """The URL of the service's own static ``file``, with a digest of its content in the query, so
+    that a changed file is fetched again despite the year-long caching."""
+    digest = hashlib.sha256((STATIC_DIRECTORY / file).read_bytes()).hexdigest()[:16]
+    return f"{STATIC_PATH}/{file}?v={digest}"
 
 
 def static_files() -> Router:

@@ -34,7 +34,7 @@ from graphql_api.context import Context
 from graphql_api.execution import Operation, OperationRefused, execute, response
 from graphql_api.persisted import PersistedQueries, PersistedQueryMismatch, PersistedQueryNotFound
 from graphql_api.schema import schema
-from rest.assets import GRAPHIQL, GRAPHIQL_EXPLORER, REACT, REACT_DOM, vendored
+from rest.assets import GRAPHIQL, GRAPHIQL_EXPLORER, REACT, REACT_DOM, own, vendored
 from rest.problems import Problem, problem_response
 
 GRAPHQL_PATH = "/graphql"
@@ -51,7 +51,8 @@ class BadGraphQLRequest(Exception):
 
 
 def _settings(request: Request[Any, Any, Any]) -> Settings:
-    return request.app.state["settings"]
+    settings: Settings = request.app.state["settings"]
+    return settings
 
 
 def wants_graphiql(
@@ -74,6 +75,7 @@ GRAPHIQL_PAGE = Template((TEMPLATES / "graphiql.html").read_text()).substitute(
     graphiql_css=vendored(GRAPHIQL, "graphiql.min.css"),
     explorer_js=vendored(GRAPHIQL_EXPLORER, "index.umd.js"),
     explorer_css=vendored(GRAPHIQL_EXPLORER, "style.css"),
+    page_js=own("graphiql-page.js"),
 )
 """GraphiQL with its code served by this service (``rest.assets``), not from a CDN."""
 

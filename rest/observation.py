@@ -4,7 +4,9 @@ Litestar's middleware runs only for requests that matched a route, so the observ
 application's ASGI entry point instead: a 404 for an unknown path, a 401 from authentication and
 a 503 from the migration gate are observed like any other answer. The access log line carries the
 method, the path (never the query string: OAuth codes and tokens travel there), the status, the
-duration, the request id, the route template and the organization of the credential.
+duration, the request id, the route template and the organization of the credential. A request
+made with a bearer credential is also noted in that credential's request log
+(``app/services/request_log.py``), which writes it off the request path.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ import time
 from typing import Any
 
 from litestar import Litestar
+from litestar.enums import ScopeType
 from litestar.types import Message, Scope
 
 from app.principal import Principal
 from app.runtime.observability import UNMATCHED_ROUTE, count_request
+from app.services import request_log
 from rest.http import request_id
+from rest.idempotency import HEADER as IDEMPOTENCY_HEADER
 
 access_logger = logging.getLogger("ticketing.access")
 
@@ -32,7 +37,7 @@ class ObservedLitestar(Litestar):
         self.count_requests = metrics
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or not (self.access_log or self.count_requests):
+        if scope["type"] != "http":
             await super().__call__(scope, receive, send)
             return
         started = time.perf_counter()
@@ -51,11 +56,21 @@ class ObservedLitestar(Litestar):
 
     def _observe(self, scope: Scope, status: int, seconds: float) -> None:
         route = scope.get("path_template") or UNMATCHED_ROUTE
-        method = scope.get("method", "")
+        method = scope["method"] if scope["type"] == ScopeType.HTTP else ""
         if self.count_requests:
             count_request(route, method, status, seconds)
+        user = scope.get("user")
+        if isinstance(user, Principal):
+            request_log.note(
+                user,
+                method,
+                scope["path"],
+                status,
+                round(seconds * 1000, 1),
+                request_id(scope),
+                _idempotency_key(scope),
+            )
         if self.access_log:
-            user = scope.get("user")
             duration_ms = round(seconds * 1000, 1)
             access_logger.info(
                 "%s %s %s %.1f ms",
@@ -75,3 +90,10 @@ class ObservedLitestar(Litestar):
                     ),
                 },
             )
+
+
+def _idempotency_key(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == IDEMPOTENCY_HEADER:
+            return str(value.decode("latin-1"))
+    return None

@@ -12,7 +12,6 @@ from typing import Annotated, Any, Union, get_args, get_origin
 import msgspec
 from litestar import Litestar
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import (
     Components,
     OpenAPIHeader,
@@ -27,7 +26,7 @@ from litestar.openapi.spec import (
 import app.schemas
 from app.schemas.orders import METADATA_VALUE, METADATA_VALUE_SCHEMA
 from app.services.idempotency import HEADER as IDEMPOTENCY_HEADER
-from rest.assets import NO_FAVICON, SCALAR, STATIC_PATH, SWAGGER_UI, vendored
+from rest.api_reference import ScalarPage, SwaggerPage
 from rest.auth import PUBLIC_PATHS
 from rest.openapi_names import operation_id
 
@@ -45,22 +44,7 @@ def openapi_config() -> OpenAPIConfig:
         ),
         path="/schema",
         operation_id_creator=operation_id,
-        render_plugins=[
-            ScalarRenderPlugin(
-                js_url=vendored(SCALAR, "standalone.js"),
-                css_url=f"{STATIC_PATH}/scalar.css",
-                # Scalar's default fonts come from its CDN; the page uses the system's instead.
-                options={"withDefaultFonts": False},
-                favicon=NO_FAVICON,
-            ),
-            SwaggerRenderPlugin(
-                path="/swagger",
-                js_url=vendored(SWAGGER_UI, "swagger-ui-bundle.js"),
-                css_url=vendored(SWAGGER_UI, "swagger-ui.css"),
-                standalone_preset_js_url=vendored(SWAGGER_UI, "swagger-ui-standalone-preset.js"),
-                favicon=NO_FAVICON,
-            ),
-        ],
+        render_plugins=[ScalarPage(), SwaggerPage()],
         components=Components(
             security_schemes={
                 "bearer": SecurityScheme(
@@ -137,6 +121,7 @@ def declare_metadata_value(application: Litestar) -> None:
     """The ``MetadataValue`` component that ticket ``metadata`` refers to (it nests, so it is a
     component of its own). A JSON Schema dict: Litestar serializes dicts as they are."""
     schemas = application.openapi_schema.components.schemas
+    # A dict where Litestar's table declares its Schema objects (see the docstring).
     schemas[METADATA_VALUE] = METADATA_VALUE_SCHEMA  # type: ignore[assignment]
 
 
@@ -153,7 +138,7 @@ def declare_closed_inputs(application: Litestar) -> None:
 
 IDEMPOTENCY_KEY = Parameter(
     name=IDEMPOTENCY_HEADER,
-    param_in="header",  # type: ignore[arg-type]
+    param_in="header",
     required=False,
     description=(
         "Makes a retry safe: a request repeated with the same key (by the same credential, "

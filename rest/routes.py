@@ -6,6 +6,7 @@ from __future__ import annotations
 from rest.assets import static_files
 from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
+from rest.holds import HoldController
 from rest.identity import get_whoami
 from rest.oauth import OAUTH_ROUTES
 from rest.orders import OrderController
@@ -19,6 +20,7 @@ ROUTES = [
     get_whoami,
     EventController,
     OrderController,
+    HoldController,
     *TICKET_ROUTES,
     ScannerController,
     ScannerProfileController,

@@ -9,6 +9,10 @@ document the schema refuses is an ``error`` message. Protocol violations close t
 the protocol's codes (4400 bad message, 4401 subscribe before the acknowledgement, 4408 no
 ``connection_init`` in time, 4409 an id already running, 4429 a second ``connection_init``).
 
+The credential is checked again every few seconds while the socket is open
+(``app.runtime.rechecks``): once its API key or OAuth grant is revoked, or its access token has
+expired, the socket closes with 4403 and its operations stop.
+
 A subscriber that cannot keep up with its notifications (``app.runtime.live``) is dropped:
 its operation stops and the socket is closed with 1013 (try again later). A send that the
 client does not read blocks only that connection, whose buffers are bounded.
@@ -28,10 +32,11 @@ import msgspec
 from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
-from app.errors import DomainError
+from app.errors import DomainError, Unauthenticated
 from app.principal import Principal
+from app.runtime.rechecks import until_lapsed
 from app.schemas.decoding import MalformedJSON, NestedTooDeeply, decode_json
-from app.services.authentication import authenticate
+from app.services.authentication import authenticate, verify_credential
 from app.settings import Settings
 from graphql_api.context import Context
 from graphql_api.execution import Operation, OperationRefused, subscribe
@@ -85,6 +90,7 @@ class Connection:
         self.socket = socket
         self.settings = settings
         self.principal: Principal | None = None
+        self.authorization: str | None = None
         self.operations: dict[str, asyncio.Task[None]] = {}
         self.sending = asyncio.Lock()
         self.too_slow = asyncio.Event()
@@ -116,10 +122,9 @@ class Connection:
             raise Closing(4401, "Unauthorized")
         payload = message.get("payload")
         authorization = payload.get("authorization") if isinstance(payload, dict) else None
+        self.authorization = authorization if isinstance(authorization, str) else None
         try:
-            self.principal = await authenticate(
-                authorization if isinstance(authorization, str) else None, self.settings
-            )
+            self.principal = await authenticate(self.authorization, self.settings)
         except DomainError:
             raise Closing(4403, "Forbidden") from None
         await self.send({"type": "connection_ack"})
@@ -127,16 +132,29 @@ class Connection:
     async def _serve(self) -> None:
         receiving = asyncio.ensure_future(self.socket.receive_text())
         too_slow = asyncio.ensure_future(self.too_slow.wait())
+        lapsed = asyncio.ensure_future(until_lapsed(self._credential_is_live))
         try:
             while True:
-                await asyncio.wait({receiving, too_slow}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    {receiving, too_slow, lapsed}, return_when=asyncio.FIRST_COMPLETED
+                )
                 if too_slow.done():
                     raise Closing(1013, "Subscriber too slow: notifications were dropped")
+                if lapsed.done():
+                    raise Closing(4403, "Forbidden: the credential was revoked or has expired")
                 await self._handle(_message(receiving.result()))
                 receiving = asyncio.ensure_future(self.socket.receive_text())
         finally:
             receiving.cancel()
             too_slow.cancel()
+            lapsed.cancel()
+
+    async def _credential_is_live(self) -> bool:
+        try:
+            await verify_credential(self.authorization, self.settings)
+        except Unauthenticated:
+            return False
+        return True
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -158,9 +176,9 @@ class Connection:
             task = asyncio.create_task(self._run_operation(identifier, operation))
             self.operations[identifier] = task
         elif kind == "complete":
-            task = self.operations.pop(str(message.get("id")), None)
-            if task is not None:
-                task.cancel()
+            running = self.operations.pop(str(message.get("id")), None)
+            if running is not None:
+                running.cancel()
         else:
             raise Closing(4400, f"Unknown message type {kind!r}")
 

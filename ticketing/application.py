@@ -49,6 +49,7 @@ from rest.openapi import (
 )
 from rest.openapi_names import name_components
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
+from rest.page_policy import protect_pages
 from rest.problems import EXCEPTION_HANDLERS
 from rest.routes import ROUTES
 from workers.in_process import in_process_delivery
@@ -142,7 +143,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None =
         guards=[require_route_scope],
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=require_json_body,
-        before_send=[add_request_id, correct_allow],
+        before_send=[add_request_id, correct_allow, protect_pages],
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),

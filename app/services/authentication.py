@@ -26,12 +26,18 @@ def bearer_token(authorization: str | None) -> str:
     return token
 
 
-async def authenticate(authorization: str | None, settings: Settings) -> Principal:
-    """The caller's principal, counted against its rate limit (429 once over it)."""
+async def verify_credential(authorization: str | None, settings: Settings) -> Principal:
+    """The principal of a live credential, or :class:`Unauthenticated`, without counting a
+    request: what a long-lived connection calls again to learn that its credential was revoked
+    or has expired."""
     token = bearer_token(authorization)
     if token.startswith(PREFIXES):
-        principal = await authenticate_api_key(token)
-    else:
-        principal = await authenticate_access_token(token, settings)
+        return await authenticate_api_key(token)
+    return await authenticate_access_token(token, settings)
+
+
+async def authenticate(authorization: str | None, settings: Settings) -> Principal:
+    """The caller's principal, counted against its rate limit (429 once over it)."""
+    principal = await verify_credential(authorization, settings)
     await enforce_rate_limit(principal, settings)
     return principal

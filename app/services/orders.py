@@ -1,21 +1,25 @@
 """Orders: placing (never overselling a timeslot), confirming, cancelling and refunding.
 
-Capacity is claimed with one conditional UPDATE of the timeslot's ``sold`` counter inside the
-order's transaction. The row lock it takes serializes concurrent orders for the same timeslot, and
-the condition is re-checked against the committed count, so no interleaving can oversell.
+Capacity is claimed with one conditional UPDATE of the timeslot's ``sold`` counter
+(``sold + held + n <= total_available``, ``db.holds``) inside the order's transaction, as its last
+statement: the row lock it takes serializes concurrent orders for the same timeslot only from
+there to the commit, and the condition is re-checked against the committed counts, so no
+interleaving can oversell. When the timeslot as first read has too few places, the claim comes
+first instead, so that the 409 comes before any other work.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, get_args
 from uuid import UUID
 
 import msgspec
 
-from app.errors import Conflict, FieldError, InvalidInput, NotFound
+from app.errors import Conflict, FieldError, HoldUnavailable, InvalidInput, NotFound
 from app.money import amount, to_cents
 from app.principal import Principal, requires
 from app.records import to_record
@@ -28,18 +32,21 @@ from app.schemas.orders import (
     OrderCreate,
     OrderStatus,
     RefundCreate,
+    TicketInput,
 )
 from app.schemas.webhook_events import OrderConfirmed, OrderCreated
 from app.services import audit
 from app.services.audit import Target
+from app.services.holds import hold_record, places_left, sold_out
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
+from app.services.sellable import sellable_ticket_types, timeslot_of_event
 from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
+from db import holds
 from db.counts import Counts
-from db.locks import locked
-from db.tables import Event, Ticket, TicketType, Timeslot, TimeslotTicketType
+from db.tables import Event, Ticket
 from db.tables import Order as OrderTable
 from db.transactions import transaction
 
@@ -87,58 +94,18 @@ def _check_emails(data: OrderCreate) -> None:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
 
 
-async def _sellable_ticket_types(
-    organization_id: UUID, event_id: UUID, timeslot_id: UUID, wanted: set[UUID]
-) -> dict[UUID, dict[str, Any]]:
-    """The wanted ticket types, checked to be sold for the timeslot.
-
-    A timeslot that lists ticket types sells only those; one that lists none sells every ticket
-    type of its event. The rows stay share-locked until the order commits, so a ticket type
-    cannot be deleted under it, nor its price or ``swappable`` change between this read and the
-    tickets that copy them (``app.services.ticket_types``).
-    """
-    types = {
-        row["id"]: row
-        for row in await locked(
-            TicketType.select(TicketType.id, TicketType.price, TicketType.swappable).where(
-                TicketType.id.is_in(list(wanted)),
-                TicketType.organization_id == organization_id,
-                TicketType.event_id == event_id,
-            ),
-            "SHARE",
-        )
-    }
-    linked = {
-        row["ticket_type_id"]
-        for row in await TimeslotTicketType.select(TimeslotTicketType.ticket_type_id).where(
-            TimeslotTicketType.timeslot_id == timeslot_id
-        )
-    }
-    refused = sorted(str(i) for i in wanted if i not in types or (linked and i not in linked))
-    if refused:
-        raise InvalidInput.field(
-            "tickets", f"ticket types not sold for this timeslot: {', '.join(refused)}"
-        )
-    return types
-
-
-async def _claim_capacity(organization_id: UUID, timeslot_id: UUID, count: int) -> None:
-    claimed = await Timeslot.raw(
-        "UPDATE timeslots SET sold = sold + {} "
-        "WHERE id = {} AND organization_id = {} AND sold + {} <= total_available RETURNING id",
-        count,
-        timeslot_id,
-        organization_id,
-        count,
-    )
-    if not claimed:
-        row = await Timeslot.select(Timeslot.sold, Timeslot.total_available).where(
-            Timeslot.id == timeslot_id
-        )
-        if not row:  # deleted since it was read (app.services.timeslots.delete_timeslot)
-            raise NotFound.resource("timeslot", timeslot_id)
-        left = max(row[0]["total_available"] - row[0]["sold"], 0) if row else 0
-        raise Conflict(f"The timeslot has {left} tickets left; the order asks for {count}")
+async def _claim_capacity(
+    organization_id: UUID, timeslot_id: UUID, count: int, now: datetime
+) -> None:
+    """Sell ``count`` places of the timeslot, or a 409 ``sold-out``. When it has too few, holds
+    that lapsed are marked first (their places come back) and the claim is tried once more."""
+    if await holds.claim(organization_id, timeslot_id, count):
+        return
+    if await holds.reclaim(timeslot_id, now) and await holds.claim(
+        organization_id, timeslot_id, count
+    ):
+        return
+    raise sold_out(await places_left(organization_id, timeslot_id, now), count, "order")
 
 
 async def _announce(organization_id: UUID, change: OrderChangeType, order: Order) -> None:
@@ -170,71 +137,140 @@ async def watch_order_changes(
 
 @requires("orders.write")
 async def place_order(principal: Principal, data: OrderCreate) -> Order:
-    """Create a pending order and its valid tickets; emits ``order.created``."""
+    """Create a pending order and its valid tickets, from a hold (``hold_id``: its places, the
+    hold becomes ``converted``) or outright; emits ``order.created``."""
     _check_emails(data)
+    if data.hold_id is not None:
+        return await _place_from_hold(principal.organization_id, data.hold_id, data)
+    missing = [
+        name for name in ("event_id", "event_timeslot_id") if getattr(data, name) is None
+    ] + ([] if data.tickets else ["tickets"])
+    if missing:
+        errors = [FieldError(name, "required without hold_id") for name in missing]
+        raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
+    assert data.event_id is not None and data.event_timeslot_id is not None
     organization_id = principal.organization_id
+    count = len(data.tickets)
     async with transaction():
-        if not await Event.exists().where(
-            Event.id == data.event_id, Event.organization_id == organization_id
-        ):
-            raise NotFound.resource("event", data.event_id)
-        timeslot = await owned_row(Timeslot, data.event_timeslot_id, organization_id, "timeslot")
-        if timeslot["event_id"] != data.event_id:
-            raise InvalidInput.field("event_timeslot_id", "is not a timeslot of this event")
-        types = await _sellable_ticket_types(
+        timeslot = await timeslot_of_event(
+            organization_id, data.event_id, data.event_timeslot_id, lock=True
+        )
+        types = await sellable_ticket_types(
             organization_id,
             data.event_id,
             data.event_timeslot_id,
             {ticket.ticket_type_id for ticket in data.tickets},
-        )
-        await _claim_capacity(organization_id, data.event_timeslot_id, len(data.tickets))
-        total = sum(
-            (to_cents(types[t.ticket_type_id]["price"]) for t in data.tickets), Decimal("0.00")
+            lock=True,
         )
         now = utcnow()
-        order = OrderTable(
-            organization_id=organization_id,
-            event_id=data.event_id,
-            event_timeslot_id=data.event_timeslot_id,
-            buyer_name=data.buyer_name,
-            buyer_email=data.buyer_email.lower(),
-            channel=data.channel,
-            payment_method=data.payment_method,
-            total_price=total,
-            created_at=now,
-            updated_at=now,
+        claimed = timeslot["sold"] + timeslot["held"] + count > timeslot["total_available"]
+        if claimed:  # too few places as read: the 409 (or the lapsed holds' places) at once
+            await _claim_capacity(organization_id, data.event_timeslot_id, count, now)
+        placed = await _write_order(
+            organization_id,
+            uuid.uuid4(),
+            data.event_id,
+            data.event_timeslot_id,
+            data,
+            data.tickets,
+            types,
+            now,
         )
-        await order.save()
-        await Ticket.insert(
-            *[
-                Ticket(
-                    organization_id=organization_id,
-                    event_id=data.event_id,
-                    event_timeslot_id=data.event_timeslot_id,
-                    ticket_type_id=ticket.ticket_type_id,
-                    order_id=order.id,
-                    scannable_code=new_scannable_code(),
-                    owner_name=ticket.owner_name or data.buyer_name,
-                    owner_email=(ticket.owner_email or data.buyer_email).lower(),
-                    seat=ticket.seat,
-                    sequence=sequence,
-                    swappable=types[ticket.ticket_type_id]["swappable"],
-                    metadata=msgspec.json.encode(ticket.metadata).decode(),
-                    metadata_fields=msgspec.json.encode(
-                        [
-                            {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
-                            for f in ticket.metadata_fields
-                        ]
-                    ).decode(),
-                    created_at=now,
-                    updated_at=now,
-                )
-                for sequence, ticket in enumerate(data.tickets, start=1)
-            ]
+        if not claimed:  # last: the timeslot's row is locked from here to the commit only
+            await _claim_capacity(organization_id, data.event_timeslot_id, count, now)
+    return placed
+
+
+async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCreate) -> Order:
+    """The order of an active hold: the hold is converted first (409 ``hold-unavailable`` when
+    it is not active any more), its places move from held to sold in the last statement."""
+    now = utcnow()
+    order_id = uuid.uuid4()
+    async with transaction():
+        hold = await holds.convert(organization_id, hold_id, order_id, now)
+        if hold is None:
+            found = await holds.find(organization_id, hold_id)
+            if found is None:
+                raise NotFound.resource("hold", hold_id)
+            status = hold_record(found, now).status
+            raise HoldUnavailable(f"The hold is {status}; hold places again")
+        event_id, timeslot_id = hold["event_id"], hold["event_timeslot_id"]
+        for name, held in (("event_id", event_id), ("event_timeslot_id", timeslot_id)):
+            if getattr(data, name) not in (None, held):
+                raise InvalidInput.field(name, "is not the hold's")
+        held_types = [ticket["ticket_type_id"] for ticket in msgspec.json.decode(hold["tickets"])]
+        tickets = data.tickets or [TicketInput(ticket_type_id=UUID(t)) for t in held_types]
+        if sorted(str(t.ticket_type_id) for t in tickets) != sorted(held_types):
+            raise InvalidInput.field(
+                "tickets", "must name exactly the held ticket types (or be left out)"
+            )
+        types = await sellable_ticket_types(
+            organization_id, event_id, timeslot_id, {t.ticket_type_id for t in tickets}, lock=True
         )
-        await record_event(organization_id, OrderCreated(order_id=order.id, event_id=data.event_id))
-        placed = to_record(Order, order.to_dict())
-        await _announce(organization_id, "CREATED", placed)
+        placed = await _write_order(
+            organization_id, order_id, event_id, timeslot_id, data, tickets, types, now
+        )
+        await holds.sell_held(timeslot_id, hold["quantity"])  # last: see place_order
+    return placed
+
+
+async def _write_order(
+    organization_id: UUID,
+    order_id: UUID,
+    event_id: UUID,
+    timeslot_id: UUID,
+    data: OrderCreate,
+    tickets: list[TicketInput],
+    types: dict[UUID, dict[str, Any]],
+    now: datetime,
+) -> Order:
+    """Insert the pending order and its valid tickets, record ``order.created`` and announce it
+    (inside the caller's transaction; the places are the caller's to take)."""
+    total = sum((to_cents(types[t.ticket_type_id]["price"]) for t in tickets), Decimal("0.00"))
+    order = OrderTable(
+        id=order_id,
+        organization_id=organization_id,
+        event_id=event_id,
+        event_timeslot_id=timeslot_id,
+        buyer_name=data.buyer_name,
+        buyer_email=data.buyer_email.lower(),
+        channel=data.channel,
+        payment_method=data.payment_method,
+        total_price=total,
+        created_at=now,
+        updated_at=now,
+    )
+    await order.save()
+    await Ticket.insert(
+        *[
+            Ticket(
+                organization_id=organization_id,
+                event_id=event_id,
+                event_timeslot_id=timeslot_id,
+                ticket_type_id=ticket.ticket_type_id,
+                order_id=order.id,
+                scannable_code=new_scannable_code(),
+                owner_name=ticket.owner_name or data.buyer_name,
+                owner_email=(ticket.owner_email or data.buyer_email).lower(),
+                seat=ticket.seat,
+                sequence=sequence,
+                swappable=types[ticket.ticket_type_id]["swappable"],
+                metadata=msgspec.json.encode(ticket.metadata).decode(),
+                metadata_fields=msgspec.json.encode(
+                    [
+                        {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
+                        for f in ticket.metadata_fields
+                    ]
+                ).decode(),
+                created_at=now,
+                updated_at=now,
+            )
+            for sequence, ticket in enumerate(tickets, start=1)
+        ]
+    )
+    await record_event(organization_id, OrderCreated(order_id=order.id, event_id=event_id))
+    placed = to_record(Order, order.to_dict())
+    await _announce(organization_id, "CREATED", placed)
     return placed
 
 

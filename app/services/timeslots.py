@@ -1,9 +1,9 @@
 """Timeslots of an event and the ticket types sold for them (scopes events.read / events.write).
 
 ``total_available`` is the capacity. Selling against it is the orders service's job, through a
-single conditional UPDATE of ``sold``; lowering it is one conditional UPDATE too
-(``... WHERE sold <= new capacity``), so an order and a change of capacity are ordered by the
-row's lock and neither can slip past the other's check.
+single conditional UPDATE of ``sold`` or ``held`` (``db.holds``); lowering it is one
+conditional UPDATE too (``... WHERE sold + held <= new capacity``), so an order and a change of
+capacity are ordered by the row's lock and neither can slip past the other's check.
 
 A timeslot is deleted only while no order was placed for it (orders are never deleted with it)
 and no scanner profile names it (a profile restricted to it would be left admitting every
@@ -17,6 +17,8 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 from uuid import UUID
+
+from piccolo.columns.combination import WhereRaw
 
 from app.errors import Conflict, InvalidInput, NotFound
 from app.principal import Principal, requires
@@ -158,8 +160,8 @@ async def update_timeslot(
     async with transaction():
         capacity = changes.get("total_available")
         if changes:
-            query = TimeslotTable.update(changes).where(
-                *where, *([] if capacity is None else [TimeslotTable.sold <= capacity])
+            query = TimeslotTable.update(**changes).where(
+                *where, *([] if capacity is None else [WhereRaw("sold + held <= {}", capacity)])
             )
             rows = await query.returning(*TimeslotTable.all_columns())
         else:
@@ -181,12 +183,16 @@ async def update_timeslot(
 async def _refuse_capacity(where: list[Any], capacity: int | None, timeslot_id: UUID) -> None:
     """Why a timeslot update matched no row: not the caller's (404), or the capacity asked for is
     below what is sold (409)."""
-    current = await TimeslotTable.select(TimeslotTable.sold).where(*where).first()
+    current = (
+        await TimeslotTable.select(TimeslotTable.sold, TimeslotTable.held).where(*where).first()
+    )
     if current is None:
         raise NotFound.resource("timeslot", timeslot_id)
+    taken = current["sold"] + current["held"]
     raise Conflict(
-        f"{current['sold']} tickets of this timeslot are sold; total_available cannot be "
-        f"lowered to {capacity} (cancel tickets first, or keep it at {current['sold']} or more)"
+        f"{current['sold']} tickets of this timeslot are sold and {current['held']} places "
+        f"held; total_available cannot be lowered to {capacity} (cancel tickets or release "
+        f"holds first, or keep it at {taken} or more)"
     )
 
 

@@ -42,3 +42,24 @@ def test_vendored_files_are_the_recorded_ones() -> None:
         if path.name not in {"LICENSE", "NOTICE"}
     }
     assert served == recorded
+
+
+HTML_PAGES = [*PAGES, ("/dashboard/sign-in", {})]
+
+
+@pytest.mark.parametrize(("path", "headers"), HTML_PAGES)
+async def test_html_pages_cannot_be_framed_and_run_only_the_services_scripts(
+    client: AsyncClient, path: str, headers: dict[str, str]
+) -> None:
+    """Issue 24 item 3: a hostile page could frame GraphiQL with a prefilled mutation."""
+    page = await client.get(path, headers=headers)
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.headers["x-frame-options"] == "DENY"
+    directives = dict(
+        directive.strip().split(" ", 1)
+        for directive in page.headers["content-security-policy"].split(";")
+    )
+    assert directives["frame-ancestors"] == "'none'"
+    assert directives.get("script-src", directives["default-src"]) == "'self'"
+    assert directives.get("connect-src", directives["default-src"]) in {"'self'", "'none'"}
+    assert "<script>" not in page.text

@@ -8,9 +8,11 @@ renders its content (text a user reads) and needed nothing from the internet. Sc
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -18,13 +20,16 @@ import pytest
 from playwright.async_api import (
     Browser,
     BrowserContext,
+    ConsoleMessage,
     Locator,
     Page,
     Route,
     async_playwright,
+    expect,
 )
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.harness import free_port
 from tests.processes import serving
 from tests.support import Tenant
 
@@ -94,10 +99,17 @@ async def offline(browser: Browser) -> AsyncIterator[tuple[BrowserContext, Offli
     await context.close()
 
 
+def _console(recorder: Offline, message: ConsoleMessage) -> None:
+    if "Content Security Policy" in message.text:
+        recorder.errors.append(message.text)
+
+
 async def open_page(context: BrowserContext, recorder: Offline, url: str) -> Page:
-    """``url`` opened in a new page whose script errors ``recorder`` collects."""
+    """``url`` opened in a new page whose script errors and Content-Security-Policy violations
+    ``recorder`` collects."""
     page = await context.new_page()
     page.on("pageerror", lambda error: recorder.errors.append(str(error)))
+    page.on("console", lambda message: _console(recorder, message))
     response = await page.goto(url)
     assert response is not None and response.status == 200, url
     return page
@@ -146,3 +158,63 @@ async def test_graphiql_renders_and_runs_a_query_offline(
     await shown(result.get_by_text(tenant.email), recorder)
     await page.screenshot(path=ARTIFACTS / "graphiql.png")
     assert recorder.blocked == [] and recorder.errors == []
+
+
+async def test_the_api_reference_offers_no_ai_or_mcp(
+    base_url: str, offline: tuple[BrowserContext, Offline]
+) -> None:
+    """Issue 24 item 3: Scalar's "Ask AI", "Generate MCP" and its toolbar's "Share" and
+    "Deploy" reach Scalar's servers."""
+    context, recorder = offline
+    page = await open_page(context, recorder, f"{base_url}/schema")
+    await shown(page.get_by_text("The current user").first, recorder)
+    for feature in ("Ask AI", "Generate MCP", "Connect MCP", "Share", "Deploy"):
+        assert await page.get_by_text(feature).count() == 0, feature
+    assert recorder.blocked == [] and recorder.errors == []
+
+
+@asynccontextmanager
+async def hostile_site(html: str) -> AsyncIterator[str]:
+    """A page of another origin (another port of 127.0.0.1) answering every request with
+    ``html``; its URL."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        body = html.encode()
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/html\r\nconnection: close\r\n"
+            + f"content-length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", free_port())
+    try:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/prize"
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/graphql?q=mutation%20%7B%20cancelOrder%20%7D", "/schema", "/schema/swagger"]
+)
+async def test_a_page_of_another_site_cannot_frame_the_pages(
+    base_url: str, offline: tuple[BrowserContext, Offline], path: str
+) -> None:
+    """Issue 24 item 3: GraphiQL with a prefilled mutation, framed by a hostile page."""
+    context, _ = offline
+    page = await context.new_page()
+    target = f"{base_url}{path}"
+    html = (
+        "<!doctype html><title>Win a prize</title><h1>Win a prize</h1>"
+        f"<iframe id='bait' src='{target}' onload='document.title = \"framed\"'></iframe>"
+    )
+    async with hostile_site(html) as hostile:
+        await page.goto(hostile)
+        await expect(page).to_have_title("framed")  # the frame's load event: it got an answer
+    framed = page.frame_locator("#bait")
+    assert await framed.locator("#graphiql, #swagger-container, #api-reference-page").count() == 0
+    await page.screenshot(
+        path=ARTIFACTS / f"framing-refused-{path.split('?')[0].strip('/').replace('/', '-')}.png"
+    )

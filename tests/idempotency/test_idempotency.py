@@ -183,7 +183,7 @@ async def test_an_error_answer_is_replayed_too(client: AsyncClient, tenant: Tena
     venue = await create_venue(client, tenant, capacity=1)
     headers = keyed(tenant.headers, "too-many")
     refused = await client.post("/orders", json=order_body(venue, tickets=2), headers=headers)
-    assert problem(refused, 409)["type"] == "/problems/conflict"
+    assert problem(refused, 409)["type"] == "/problems/sold-out"
     again = await client.post("/orders", json=order_body(venue, tickets=2), headers=headers)
     assert again.status_code == 409 and again.headers["idempotent-replayed"] == "true"
     assert again.content == refused.content

@@ -34,6 +34,7 @@ KIND_OF_PARAMETER = {
     "profile_id": "profile",
     "webhook_id": "webhook",
     "delivery_id": "delivery",
+    "hold_id": "hold",
 }
 """The row each path parameter names (a new parameter fails the walk until it is added)."""
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -90,6 +91,18 @@ async def populate(client: AsyncClient, owner: Tenant) -> World:
         201,
     )
     delivery = ok(await client.post(f"/webhooks/{hook['id']}/test", headers=headers), 202)
+    hold = ok(
+        await client.post(
+            "/holds",
+            json={
+                "event_id": venue.event["id"],
+                "event_timeslot_id": venue.timeslot["id"],
+                "tickets": [{"ticket_type_id": venue.ticket_type["id"]}],
+            },
+            headers=headers,
+        ),
+        201,
+    )
     return World(
         headers=headers,
         ids={
@@ -104,6 +117,7 @@ async def populate(client: AsyncClient, owner: Tenant) -> World:
             "profile": profile["id"],
             "webhook": hook["id"],
             "delivery": delivery["delivery_id"],
+            "hold": hold["id"],
         },
     )
 

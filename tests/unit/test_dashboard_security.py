@@ -122,6 +122,10 @@ def _token(directory: Path, **claims: Any) -> str:
         ({"email_verified": "true"}, "not verified"),
         ({"iss": "https://other.example"}, "not valid"),
         ({"exp": 1_000_000}, "expired"),
+        # Issue 24 item 6 (OpenID Connect Core 3.1.3.7): several audiences need our azp.
+        ({"aud": [CLIENT, "another-app"]}, "another application"),
+        ({"aud": [CLIENT, "another-app"], "azp": "another-app"}, "another application"),
+        ({"azp": "another-app"}, "another application"),
     ],
 )
 async def test_the_id_token_must_be_for_this_client_and_this_sign_in(
@@ -135,3 +139,18 @@ async def test_the_id_token_must_be_for_this_client_and_this_sign_in(
     assert identity.email == "a@example.com" and identity.issuer == ISSUER
     with pytest.raises(SignInError, match=refusal):
         await verify_id_token(_token(tmp_path, **claims), settings, client_id=CLIENT, nonce="n-1")
+
+
+@pytest.mark.parametrize(
+    "claims", [{"aud": [CLIENT, "another-app"], "azp": CLIENT}, {"aud": [CLIENT]}, {"azp": CLIENT}]
+)
+async def test_an_id_token_authorized_to_this_client_is_accepted(
+    tmp_path: Path, claims: dict[str, Any]
+) -> None:
+    _, jwks = ensure_dev_idp(tmp_path)
+    settings = dataclasses.replace(
+        load_settings(), idp_issuer=ISSUER, idp_jwks_file=jwks, idp_jwks_url=None
+    )
+    token = _token(tmp_path, **claims)
+    identity = await verify_id_token(token, settings, client_id=CLIENT, nonce="n-1")
+    assert identity.email == "a@example.com"

@@ -3,7 +3,8 @@
 The ``token`` of ``/oauth2/authorize`` is the IdP's JWT for the user. Its signature is checked
 against the IdP's JWKS (``TICKETING_IDP_JWKS_FILE``, or ``TICKETING_IDP_JWKS_URL`` fetched and
 cached for ``JWKS_CACHE_SECONDS``, refetched on an unknown ``kid``), then ``iss``, ``aud`` (when
-``TICKETING_IDP_AUDIENCE`` is set), ``exp`` and the ``email`` claim, and ``email_verified`` must
+``TICKETING_IDP_AUDIENCE`` is set; ``azp`` too, when ``aud`` names several), ``exp`` and the
+``email`` claim, and ``email_verified`` must
 be the JSON boolean ``true``: a missing claim or the string ``"false"`` is refused, because signing
 in links the member to the token's ``sub`` for good. The user is found by (issuer, ``sub``); on
 first sign-in by the email of a user made with ``ticketing user create``, who is then linked to
@@ -130,6 +131,7 @@ async def verify_id_token(
         raise SignInError(f"The sign-in token is not valid ({error.error})") from None
     except ValueError:
         raise SignInError("The sign-in token is not valid") from None
+    _check_authorized_party(claims, client_id or settings.idp_audience)
     if claims.get("email_verified") is not True:
         raise SignInError("The identity provider has not verified this email address")
     try:
@@ -137,6 +139,20 @@ async def verify_id_token(
     except InvalidInput:
         raise SignInError("The sign-in token carries no valid email address") from None
     return Identity(issuer=settings.idp_issuer, subject=str(claims["sub"]), email=email)
+
+
+def _check_authorized_party(claims: dict[str, Any], client: str | None) -> None:
+    """OpenID Connect Core 3.1.3.7: a token for several audiences must name the party it was
+    issued to (``azp``), and an ``azp`` must be ``client``: otherwise another application that
+    shares the audience could sign in here with the token it was given. Without a client to
+    compare (no ``TICKETING_IDP_AUDIENCE``, outside the dashboard) there is nothing to check."""
+    if client is None:
+        return
+    audience = claims.get("aud")
+    several = isinstance(audience, list) and len(audience) > 1
+    party = claims.get("azp")
+    if (several or party is not None) and party != client:
+        raise SignInError("The sign-in token was issued to another application (azp)")
 
 
 async def sign_in(identity: Identity) -> UUID:
@@ -147,7 +163,8 @@ async def sign_in(identity: Identity) -> UUID:
         .first()
     )
     if linked is not None:
-        return linked["id"]
+        linked_id: UUID = linked["id"]
+        return linked_id
     rows = (
         await User.update({User.idp_issuer: identity.issuer, User.idp_subject: identity.subject})
         .where(User.email == identity.email, User.idp_subject.is_null())
@@ -155,4 +172,5 @@ async def sign_in(identity: Identity) -> UUID:
     )
     if not rows:
         raise SignInError("This account is not a member of the organization")
-    return rows[0]["id"]
+    user_id: UUID = rows[0]["id"]
+    return user_id
