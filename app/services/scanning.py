@@ -24,7 +24,7 @@ Windows and validity are decided at the attempt's ``scanned_at`` (the device's c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -429,17 +429,17 @@ async def _scan_at_once(
     tickets = Tickets.of([row] if row["id"] is not None else [])
     _found(tickets, attempt)
     [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
-    [change] = _changes({0: answer}, tickets, set()) or [None]
+    changes = _changes({0: answer}, tickets, set())
     events, notices = _consequences(scanner.id, [answer])
-    [outbox] = outbox_rows(organization_id, events) or [None]
+    outbox = outbox_rows(organization_id, events)
     try:
         written = await statements.write_one(
             organization_id,
             scanner.id,
             received_at,
             _log_row(uuid4(), answer),
-            change,
-            outbox,
+            changes[0] if changes else None,
+            outbox[0] if outbox else None,
             NOTIFY_CHANNEL,
         )
     except statements.TicketChanged:
@@ -571,7 +571,7 @@ def _scanner_found(row: dict[str, Any] | None, scanner_id: UUID | None) -> dict[
 
 
 def _scanner_rules(
-    scanner_id: UUID, active: bool, row: dict[str, Any], targets: dict[str, Sequence[UUID]]
+    scanner_id: UUID, active: bool, row: dict[str, Any], targets: Mapping[str, Sequence[UUID]]
 ) -> ScannerRules:
     """A scanner's rules from its profile's columns in ``row`` and its target lists."""
     if row["profile_id"] is None:
