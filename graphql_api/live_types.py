@@ -19,11 +19,11 @@ from app.ids import parse_id
 from app.runtime.live import Feed, SubscriberTooSlow
 from app.schemas import orders as order_records
 from app.schemas import scanning as scan_records
-from app.services import orders, scanning
+from app.services import availability, orders, scanning
 from graphql_api.context import Info, principal_of
 from graphql_api.derive import record_type
 from graphql_api.scopes import subscription
-from graphql_api.types import Order
+from graphql_api.types import Order, TimeslotAvailability
 
 
 @record_type(
@@ -87,3 +87,18 @@ class Subscription:
         )
         async for change in _notices(feed):
             yield change  # type: ignore[misc]
+
+    @subscription(
+        availability.watch_availability,
+        "A timeslot's figures (capacity, sold, held, available) after each change that commits, "
+        "at most 10 messages a second per timeslot: the latest figures win.",
+    )
+    async def availability(
+        self, info: Info, event_id: strawberry.ID
+    ) -> AsyncGenerator[TimeslotAvailability, None]:  # type: ignore[valid-type]
+        figures = await availability.watch_availability(
+            principal_of(info), parse_id(event_id, "event_id"), on_overflow=info.context.on_overflow
+        )
+        with contextlib.suppress(SubscriberTooSlow):
+            async for row in figures:
+                yield row
