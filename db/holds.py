@@ -67,7 +67,7 @@ async def take(
             )
             if not taken:
                 return None
-            rows = await Hold.raw(
+            rows: list[dict[str, Any]] = await Hold.raw(
                 "INSERT INTO holds (id, organization_id, event_id, event_timeslot_id, status, "
                 "quantity, tickets, expires_at, created_at, updated_at) "
                 f"VALUES ({{}}, {{}}, {{}}, {{}}, 'active', {{}}, {{}}, {{}}, {{}}, {{}}) "
@@ -112,14 +112,14 @@ async def reclaim(timeslot_id: UUID, now: datetime) -> int:
     are left to it."""
     if _sqlite():
         async with transaction():
-            lapsed = await Hold.raw(
+            lapsed: list[dict[str, Any]] = await Hold.raw(
                 "UPDATE holds SET status = 'expired', updated_at = {} WHERE event_timeslot_id = {} "
                 "AND status = 'active' AND expires_at <= {} RETURNING quantity",
                 now,
                 timeslot_id,
                 now,
             )
-            places = sum(row["quantity"] for row in lapsed)
+            places: int = sum(row["quantity"] for row in lapsed)
             if places:
                 await Timeslot.raw(
                     "UPDATE timeslots SET held = held - {} WHERE id = {}", places, timeslot_id
@@ -235,7 +235,7 @@ async def figures(
     column, ids = ("t.event_id", event_ids) if event_ids is not None else ("t.id", timeslot_ids)
     ids = ids or []
     placeholders = ", ".join("{}" for _ in ids) or "NULL"
-    return await Timeslot.raw(
+    rows: list[dict[str, Any]] = await Timeslot.raw(
         "SELECT t.id AS timeslot_id, t.event_id, t.total_available, t.sold, "
         f"t.held - {LAPSED} AS held FROM timeslots t "
         f"WHERE t.organization_id = {{}} AND {column} IN ({placeholders}) "
@@ -244,3 +244,4 @@ async def figures(
         organization_id,
         *ids,
     )
+    return rows

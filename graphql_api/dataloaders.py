@@ -84,7 +84,8 @@ class Loaders:
                 results: dict[PageKey, Any] = {}
                 for args, ids in parents.items():
                     try:
-                        found = await resource.pages(self.principal, parent, ids, **dict(args))
+                        arguments: dict[str, Any] = dict(args)
+                        found = await resource.pages(self.principal, parent, ids, **arguments)
                     except DomainError as error:
                         pages: dict[UUID, Any] = dict.fromkeys(ids, error)
                     else:

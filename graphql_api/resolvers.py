@@ -120,7 +120,7 @@ class Query:
 
     @direct_field(EVENTS)
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
-        return EVENTS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return EVENTS.get(context.principal, parse_id(id, "id"))
 
     @field(TIMESLOTS, "The timeslots of an event.")
     @filtered(TIMESLOTS)
@@ -198,11 +198,11 @@ class Query:
 
     @direct_field(ORDERS)
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
-        return ORDERS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return ORDERS.get(context.principal, parse_id(id, "id"))
 
     @direct_field(TICKETS)
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
-        return TICKETS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return TICKETS.get(context.principal, parse_id(id, "id"))
 
     @field(holds.get_hold, "An active hold past `expiresAt` reads expired.")
     async def hold(self, info: Info, id: strawberry.ID) -> Hold | None:

@@ -10,17 +10,19 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from uuid import UUID
 
 import strawberry
 
 from app import pagination
+from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
 from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
-from app.services import availability
+from app.services import attendance, availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
@@ -53,8 +55,12 @@ After = Annotated[
     ),
 ]
 
-Pagination = object_type(pagination.Pagination)
-TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
+if TYPE_CHECKING:  # the records; Strawberry reads them through their derived types
+    Pagination = pagination.Pagination
+    TimeslotAvailability = hold_records.TimeslotAvailability
+else:
+    Pagination = object_type(pagination.Pagination)
+    TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
 
 
 @strawberry.type
@@ -62,7 +68,7 @@ class Page(Generic[T]):
     """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
 
     data: list[T] = strawberry.field(name="items")
-    pagination: Pagination  # type: ignore[valid-type]
+    pagination: Pagination
 
 
 @record_type(
@@ -74,15 +80,36 @@ class Viewer:
     pass
 
 
+@record_type(attendance_records.TimeslotAttendance)
+class TimeslotAttendance:
+    pass
+
+
+@record_type(
+    attendance_records.Attendance,
+    description="`admitted`: tickets ever admitted; `inside`: tickets present now; `entries` / "
+    "`exits`: valid scans of each direction. Exact, read from counters.",
+)
+class Attendance:
+    pass
+
+
 @record_type(event_records.Event)
 class Event:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+
+    @field(attendance.attendance_by_event, "Who came and who is inside now.")
+    def attendance(self, info: Info) -> Attendance | None:
+        return loaders_of(info).by_ids(attendance.attendance_by_event, "event").load(self.id)
+
     @field(
         availability.availability_by_event,
         "Each timeslot's capacity, sold, held (active holds not expired) and available places, "
         "by start; exact when read.",
     )
-    def availability(self, info: Info) -> list[TimeslotAvailability] | None:  # type: ignore[valid-type]
-        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)  # type: ignore[return-value]
+    def availability(self, info: Info) -> list[TimeslotAvailability] | None:
+        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
 
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
@@ -96,7 +123,7 @@ class Event:
         **filters: Any,
     ) -> Page[Timeslot] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))
 
     @direct_field(TICKET_TYPES)
     def ticket_types(
@@ -108,7 +135,7 @@ class Event:
         joined: Joined = (),
     ) -> Page[TicketType] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined)
-        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))
 
     @direct_field(TICKETS, "The filters combine.")
     @filtered(TICKETS, parent="event_id")
@@ -122,7 +149,7 @@ class Event:
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))
 
     @direct_field(ORDERS, "The filters combine.")
     @filtered(ORDERS, parent="event_id")
@@ -136,7 +163,7 @@ class Event:
         **filters: Any,
     ) -> Page[Order] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))
 
 
 @record_type(
@@ -162,13 +189,17 @@ class TicketType:
     event_records.Timeslot, description="`totalAvailable` is the capacity, not what remains."
 )
 class Timeslot:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+        ticket_type_ids: list[UUID]
+
     @field(
         TICKET_TYPES,
         "The ticket types sold for this timeslot "
         "(an empty `ticketTypeIds` means every ticket type of the event).",
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
-        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)  # type: ignore[return-value]
+        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)
 
     @field(
         availability.timeslot_figures,
@@ -177,11 +208,14 @@ class Timeslot:
     )
     async def available(self, info: Info) -> int | None:
         loader = loaders_of(info).by_ids(availability.timeslot_figures, "timeslot")
-        return (await loader.load(self.id)).available
+        figures: TimeslotAvailability = await loader.load(self.id)
+        return figures.available
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
 class Order:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
@@ -197,7 +231,7 @@ class Order:
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")
