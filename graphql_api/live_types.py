@@ -110,7 +110,7 @@ class Subscription:
     )
     async def availability(
         self, info: Info, event_id: strawberry.ID
-    ) -> AsyncGenerator[TimeslotAvailability, None]:  # type: ignore[valid-type]
+    ) -> AsyncGenerator[TimeslotAvailability, None]:
         figures = await availability.watch_availability(
             principal_of(info), parse_id(event_id, "event_id"), on_overflow=info.context.on_overflow
         )

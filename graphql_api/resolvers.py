@@ -206,7 +206,7 @@ class Query:
 
     @field(holds.get_hold, "An active hold past `expiresAt` reads expired.")
     async def hold(self, info: Info, id: strawberry.ID) -> Hold | None:
-        return await holds.get_hold(principal_of(info), parse_id(id, "id"))  # type: ignore[return-value]
+        return await holds.get_hold(principal_of(info), parse_id(id, "id"))
 
     @field(WEBHOOKS, "The subscriptions, without their secrets.")
     async def webhooks(
@@ -473,7 +473,7 @@ class Mutation:
     )
     async def create_hold(self, info: Info, input: CreateHoldInput) -> Hold | None:
         data = to_struct(input, HoldCreate)
-        return await holds.create_hold(principal_of(info), data)  # type: ignore[return-value]
+        return await holds.create_hold(principal_of(info), data)
 
     @mutation(
         holds.release_hold,
@@ -481,7 +481,7 @@ class Mutation:
         "became an order.",
     )
     async def release_hold(self, info: Info, id: strawberry.ID) -> Hold | None:
-        return await holds.release_hold(principal_of(info), parse_id(id, "id"))  # type: ignore[return-value]
+        return await holds.release_hold(principal_of(info), parse_id(id, "id"))
 
     @mutation(orders.confirm_order, "Confirming again changes nothing.")
     async def confirm_order(self, info: Info, input: OrderIdInput) -> Order | None:
