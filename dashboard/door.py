@@ -27,7 +27,7 @@ from app.runtime import stopping
 from app.runtime.live import SubscriberTooSlow
 from app.runtime.rechecks import until_lapsed
 from app.schemas.scanning import ScanNotice
-from app.services import overview, scanning
+from app.services import attendance, overview, scanning
 from app.services.dashboard_sessions import load_session
 from app.services.scanners import SCANNERS
 from app.services.ticket_types import TICKET_TYPES
@@ -74,6 +74,8 @@ class ScanLine(msgspec.Struct):
     admitted: int
     sold: int
     capacity: int
+    inside: int
+    """Tickets inside now (CONTRACT.md section 17)."""
 
 
 @get(PATH)
@@ -96,11 +98,13 @@ async def door_page(
         limit=RECENT,
     )
     types = await _type_names(principal, event_id)
+    present = await attendance.event_attendance(principal, event_id)
     return page(
         request,
         "door.html",
         f"Door: {event.title}",
         event=event,
+        inside=present.inside,
         admitted=admitted.data,
         type_names=types,
     )
@@ -176,9 +180,10 @@ async def _line(
     types: dict[UUID, str],
     scanners: dict[UUID, str],
 ) -> ScanLine:
-    """The scan with its ticket's owner and the event's counts: two statements."""
+    """The scan with its ticket's owner and the event's counts: four statements."""
     ticket = (await TICKETS.load(principal, [notice.ticket_id])).get(notice.ticket_id)
     counts = await overview.event_overview(principal, notice.event_id)
+    present = await attendance.event_attendance(principal, notice.event_id)
     return ScanLine(
         status=notice.status,
         outcome=OUTCOMES.get(notice.status, notice.status),
@@ -190,6 +195,7 @@ async def _line(
         admitted=counts.admitted,
         sold=counts.sold,
         capacity=counts.capacity,
+        inside=present.inside,
     )
 
 

@@ -20,11 +20,11 @@ from app.ids import parse_id
 from app.runtime.live import Feed, SubscriberTooSlow
 from app.schemas import orders as order_records
 from app.schemas import scanning as scan_records
-from app.services import orders, scanning
+from app.services import attendance, orders, scanning
 from graphql_api.context import Info, principal_of
 from graphql_api.derive import record_type
 from graphql_api.scopes import subscription
-from graphql_api.types import Order
+from graphql_api.types import Attendance, Order
 
 
 @record_type(
@@ -88,3 +88,17 @@ class Subscription:
         )
         async for change in _notices(feed):
             yield change
+
+    @subscription(
+        attendance.watch_attendance,
+        "The event's attendance now, then again whenever a committed admission or exit changes "
+        "it (notifications that arrive while it is read are read once together).",
+    )
+    async def attendance(
+        self, info: Info, event_id: strawberry.ID
+    ) -> AsyncGenerator[Attendance, None]:
+        feed: Any = await attendance.watch_attendance(
+            principal_of(info), parse_id(event_id, "event_id"), on_overflow=info.context.on_overflow
+        )
+        async for figures in feed:  # records of app.schemas; Strawberry reads their fields
+            yield figures

@@ -16,12 +16,13 @@ from uuid import UUID
 import strawberry
 
 from app import pagination
+from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
 from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
-from app.services import availability
+from app.services import attendance, availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
@@ -79,10 +80,28 @@ class Viewer:
     pass
 
 
+@record_type(attendance_records.TimeslotAttendance)
+class TimeslotAttendance:
+    pass
+
+
+@record_type(
+    attendance_records.Attendance,
+    description="`admitted`: tickets ever admitted; `inside`: tickets present now; `entries` / "
+    "`exits`: valid scans of each direction. Exact, read from counters.",
+)
+class Attendance:
+    pass
+
+
 @record_type(event_records.Event)
 class Event:
     if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
         id: UUID
+
+    @field(attendance.attendance_by_event, "Who came and who is inside now.")
+    def attendance(self, info: Info) -> Attendance | None:
+        return loaders_of(info).by_ids(attendance.attendance_by_event, "event").load(self.id)
 
     @field(
         availability.availability_by_event,

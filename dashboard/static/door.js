@@ -21,6 +21,7 @@
     document.getElementById("door-admitted").textContent = scan.admitted;
     document.getElementById("door-sold").textContent = scan.sold;
     document.getElementById("door-capacity").textContent = scan.capacity;
+    document.getElementById("door-inside").textContent = scan.inside;
     var meter = document.querySelector("#door-meter .meter");
     if (meter) {
       var share = scan.sold ? Math.min(100, 100 * scan.admitted / scan.sold) : 0;

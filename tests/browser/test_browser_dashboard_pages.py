@@ -92,6 +92,7 @@ async def test_an_admin_runs_the_night_from_the_dashboard(
         await page.goto(f"{base_url}/dashboard/door/{venue.event['id']}")
         await expect(page.locator("#door[data-live=on]")).to_have_count(1)
         await expect(page.locator("#door-admitted")).to_have_text("1")
+        await expect(page.locator("#door-inside")).to_have_text("1")
         code = door.tickets[0]["scannable_code"]
         ok(
             await api.post(
@@ -102,6 +103,7 @@ async def test_an_admin_runs_the_night_from_the_dashboard(
         await expect(newest).to_contain_text("Admitted", timeout=1000)
         await expect(newest).to_contain_text("Ada Buyer", timeout=1000)
         await expect(page.locator("#door-admitted")).to_have_text("2", timeout=1000)
+        await expect(page.locator("#door-inside")).to_have_text("2", timeout=1000)
         ok(await api.post("/scans", json={"scannable_code": code}))
         await expect(newest).to_contain_text("Already scanned", timeout=1000)
         await page.screenshot(path=ARTIFACTS / "dashboard-door-viewport.png")

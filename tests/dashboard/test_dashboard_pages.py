@@ -436,7 +436,7 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
             "Admitted",
             "South door",
         )
-        assert (scan["admitted"], scan["sold"], scan["capacity"]) == (1, 2, 100)
+        assert (scan["admitted"], scan["sold"], scan["capacity"], scan["inside"]) == (1, 2, 100, 1)
         assert scan["owner"] == "Ada Buyer" and scan["ticket_type"] == "Regular"
 
         ok(await api.post("/scans", json={"scannable_code": code}))
@@ -445,4 +445,5 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
 
     page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
     assert 'id="door-admitted">1<' in page and "Ada Buyer" in page
+    assert 'id="door-inside">1<' in page
     assert (await browser.get(f"/dashboard/door/{uuid.uuid4()}/stream")).status_code == 404
