@@ -184,25 +184,3 @@ def test_each_service_table_has_that_meta() -> None:
 
     for table in TABLES:
         assert table._meta.tablename and table._meta.primary_key in table._meta.columns, table
-
-
-def test_arq_frees_a_job_slot_with_that_method() -> None:
-    """``Worker._release_sem_dec_counter_on_complete``: what arq's own ``start_jobs`` calls when
-    a job's task is done, the one place that gives its slot back."""
-    import asyncio
-    import inspect
-    from typing import Any
-
-    from arq.worker import Worker
-
-    assert "_release_sem_dec_counter_on_complete" in inspect.getsource(Worker.start_jobs)
-
-    async def release_one() -> Any:
-        slots: Any = type("Slots", (), {})()
-        slots.job_counter, slots.sem = 1, asyncio.BoundedSemaphore(1)
-        await slots.sem.acquire()
-        Worker._release_sem_dec_counter_on_complete(slots)
-        return slots
-
-    slots = asyncio.run(release_one())
-    assert slots.job_counter == 0 and not slots.sem.locked()
