@@ -10,11 +10,6 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, TypeVar
-
-import strawberry
-
-from app import pagination
 from app.schemas import events as event_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
@@ -24,42 +19,10 @@ from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
-from graphql_api.context import Context, Info, loaders_of
-from graphql_api.dataloaders import list_args
-from graphql_api.derive import object_type, record_type
-from graphql_api.lists import filtered
-from graphql_api.scopes import Joined, direct_field, field, relation
-
-T = TypeVar("T")
-
-Limit = Annotated[
-    int | None, strawberry.argument(description="Results per page, 1 to 100 (default 25)")
-]
-Offset = Annotated[int | None, strawberry.argument(description="Results to skip (default 0)")]
-Sort = Annotated[
-    str | None,
-    strawberry.argument(
-        description="field:asc or field:desc with the REST field names (default created_at:desc)"
-    ),
-]
-
-After = Annotated[
-    str | None,
-    strawberry.argument(
-        description="The pagination.nextAfter of the page before, with the same sort: this page "
-        "starts after that page's last row (fast at any depth; not with offset)"
-    ),
-]
-
-Pagination = object_type(pagination.Pagination)
-
-
-@strawberry.type
-class Page(Generic[T]):
-    """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
-
-    data: list[T] = strawberry.field(name="items")
-    pagination: Pagination  # type: ignore[valid-type]
+from graphql_api.context import Info, loaders_of
+from graphql_api.derive import record_type
+from graphql_api.lists import Page, nested_list
+from graphql_api.scopes import field, relation
 
 
 @record_type(
@@ -73,59 +36,10 @@ class Viewer:
 
 @record_type(event_records.Event)
 class Event:
-    @direct_field(TIMESLOTS)
-    @filtered(TIMESLOTS, parent="event_id")
-    def timeslots(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Timeslot] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))  # type: ignore[return-value]
-
-    @direct_field(TICKET_TYPES)
-    def ticket_types(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-    ) -> Page[TicketType] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined)
-        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))  # type: ignore[return-value]
-
-    @direct_field(TICKETS, "The filters combine.")
-    @filtered(TICKETS, parent="event_id")
-    def tickets(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))  # type: ignore[return-value]
-
-    @direct_field(ORDERS, "The filters combine.")
-    @filtered(ORDERS, parent="event_id")
-    def orders(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Order] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))  # type: ignore[return-value]
+    timeslots: Page[Timeslot] | None = nested_list(TIMESLOTS, "event_id")
+    ticket_types: Page[TicketType] | None = nested_list(TICKET_TYPES, "event_id")
+    tickets: Page[Ticket] | None = nested_list(TICKETS, "event_id", "The filters combine.")
+    orders: Page[Order] | None = nested_list(ORDERS, "event_id", "The filters combine.")
 
 
 @record_type(event_records.Deleted, description="The row `id` is gone.")
@@ -156,19 +70,7 @@ class Order:
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
-    @direct_field(TICKETS, "The filters combine.")
-    @filtered(TICKETS, parent="order_id")
-    def tickets(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))  # type: ignore[return-value]
+    tickets: Page[Ticket] | None = nested_list(TICKETS, "order_id", "The filters combine.")
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")
