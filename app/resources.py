@@ -10,7 +10,7 @@ filters and sort fields are the same everywhere.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -254,6 +254,7 @@ class Resource(Generic[R]):
             self.table,
             [self._owned(principal), lists.in_list("id", list(set(record_ids)), self.table)],
         )
+        # Every resource's record has an id; R's bound, msgspec.Struct, declares no field.
         return {record.id: record for record in await self._records(rows)}  # type: ignore[attr-defined]
 
     def params(
@@ -339,20 +340,20 @@ class Resource(Generic[R]):
         within: tuple[str, UUID] | None = None,
         sort: str | None = None,
         **filters: Any,
-    ) -> AsyncIterator[list[R]]:
+    ) -> AsyncGenerator[list[R], None]:
         """Every record of the list :meth:`page` would show, in the page's order, as chunks of
         at most ``EXPORT_CHUNK_ROWS`` records read from one cursor (no pagination, memory of one
         chunk whatever the size). Scope, filters and the parent are checked here, before the
         first record, so that a bad request fails as a whole; close the iterator (``aclose``)
         when stopping early, which gives the connection back."""
-        principal.require(self.scope)
+        self._allow(principal)
         params = self.params(None, None, sort)
         conditions = await self._within(principal, filters, within)
         return self._export(conditions, self._order(params))
 
     async def _export(
         self, conditions: list[QueryString], order: lists.Order
-    ) -> AsyncIterator[list[R]]:
+    ) -> AsyncGenerator[list[R], None]:
         rows = lists.stream_rows(self.table, conditions, order, EXPORT_CHUNK_ROWS)
         async with contextlib.aclosing(rows):
             async for chunk in rows:
@@ -412,7 +413,7 @@ class Resource(Generic[R]):
         for (_, other), rows in zip(readable, found.joined, strict=True):
             if rows:
                 records = await other._records(rows)
-                related.setdefault(other, {}).update((r.id, r) for r in records)  # type: ignore[attr-defined]
+                related.setdefault(other, {}).update((r.id, r) for r in records)
         return Pages(
             {
                 parent_id: _page(self.to_records(rows), total, params, rows)

@@ -66,7 +66,7 @@ async def applications_page(request: Request[Any, Any, Any]) -> Template:
 async def register_application(request: Request[Any, Any, Any]) -> Template:
     """Answers with the page itself (not a redirect): the client secret is shown this once."""
     form = await request.form()
-    fields = {
+    fields: dict[str, Any] = {
         "name": text(form, "name"),
         "redirect_uris": text(form, "redirect_uris"),
         "scopes": texts(form, "scopes"),

@@ -303,7 +303,7 @@ async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
 
 
 async def correct(
-    outcomes: Sequence[tuple[UUID, str, str | None, datetime | None, bool]],
+    outcomes: Sequence[tuple[UUID, str | None, str | None, datetime | None, bool]],
 ) -> None:
     """Rewrite the outcome of these logged attempts (id, status, reason, result_scanned_at,
     result_inside)."""

@@ -13,8 +13,9 @@ resource as they came; it parses and bounds them as it does for REST.
 from __future__ import annotations
 
 import inspect
+import sys
 from datetime import datetime
-from typing import Annotated, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 import strawberry
 from strawberry.utils.str_converters import to_camel_case
@@ -47,7 +48,10 @@ After = Annotated[
     ),
 ]
 
-Pagination = object_type(pagination.Pagination)
+if TYPE_CHECKING:  # the record; Strawberry reads it through its derived type
+    Pagination = pagination.Pagination
+else:
+    Pagination = object_type(pagination.Pagination)
 
 
 @strawberry.type
@@ -55,7 +59,7 @@ class Page(Generic[T]):
     """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
 
     data: list[T] = strawberry.field(name="items")
-    pagination: Pagination  # type: ignore[valid-type]
+    pagination: Pagination
 
 
 _TYPES: dict[str, Any] = {"id": strawberry.ID, "timestamp": datetime}
@@ -70,7 +74,7 @@ def _argument(key: str, declared: Filter) -> inspect.Parameter:
         description += f": {', '.join(declared.choices)}"
     elif declared.kind == "text":
         description += f"; 1 to {declared.max_length} characters"
-    annotation = Annotated[
+    annotation: Any = Annotated[
         _TYPES.get(declared.kind, str) | None,
         strawberry.argument(name=to_camel_case(declared.name), description=description),
     ]
@@ -86,6 +90,19 @@ def _arguments(
         *(inspect.Parameter(key, _KEYWORD, default=None, annotation=a) for key, a in paged.items()),
         *(_argument(key, f) for key, f in resource.filters.items() if key != leave_out),
     ]
+
+
+def _lazy(name: str, module: str) -> Any:
+    """The type named ``name`` in ``module``, found when Strawberry builds the schema."""
+    annotated: Any = Annotated
+    return annotated[name, strawberry.lazy(module)]
+
+
+def _page_of(item: Any) -> Any:
+    """``Page[item] | None``, for a type known only at run time (written as a call, since a
+    variable is no type to a type checker)."""
+    generic: Any = Page
+    return generic[item] | None
 
 
 def root_list(
@@ -113,7 +130,7 @@ def root_list(
             *parent,
             *_arguments(resource, after=after),
         ],
-        return_annotation=Page[object_type(resource.record)] | None,  # type: ignore[misc]
+        return_annotation=_page_of(object_type(resource.record)),
     )
     return field(resource, description)(resolve)
 
@@ -122,7 +139,12 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
     """A field of the type of ``parent``'s records: the page of ``resource``'s records whose
     ``parent`` column holds the record's id, asked of the request's page loader with the pages
     of every other record of the response (one batch), and with the relations its items select
-    (``joined``, ``graphql_api.scopes.direct_field``)."""
+    (``joined``, ``graphql_api.scopes.direct_field``).
+
+    Its items' type may be declared further down the calling module (``Event.tickets`` before
+    ``Ticket``), so the items' type is named lazily (the record's name, in that module), and
+    Strawberry finds it when it builds the schema."""
+    module = sys._getframe(1).f_globals["__name__"]
 
     def resolve(self: Any, context: Context, joined: Joined = (), **arguments: Any) -> Any:
         args = list_args(joined=joined, **arguments)
@@ -136,7 +158,8 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
             ),
             *_arguments(resource, after=False, leave_out=parent),
             inspect.Parameter("joined", _KEYWORD, default=(), annotation=Joined),
-        ]
+        ],
+        return_annotation=_page_of(_lazy(resource.record.__name__, module)),
     )
     resolve.__annotations__ = {"context": Context, "joined": Joined}
     return direct_field(resource, description)(resolve)

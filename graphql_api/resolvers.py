@@ -106,7 +106,7 @@ class Query:
 
     @direct_field(EVENTS)
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
-        return EVENTS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return EVENTS.get(context.principal, parse_id(id, "id"))
 
     timeslots = root_list(TIMESLOTS, "The timeslots of an event.", within="event_id")
     ticket_types = root_list(TICKET_TYPES, within="event_id")
@@ -120,11 +120,11 @@ class Query:
 
     @direct_field(ORDERS)
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
-        return ORDERS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return ORDERS.get(context.principal, parse_id(id, "id"))
 
     @direct_field(TICKETS)
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
-        return TICKETS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return TICKETS.get(context.principal, parse_id(id, "id"))
 
     webhooks = root_list(WEBHOOKS, "The subscriptions, without their secrets.")
 

@@ -10,19 +10,30 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
+from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
+from app.services import attendance, availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
 from graphql_api.context import Info, loaders_of
-from graphql_api.derive import record_type
-from graphql_api.lists import Page, nested_list
+from graphql_api.derive import object_type, record_type
+from graphql_api.lists import nested_list
 from graphql_api.scopes import field, relation
+
+if TYPE_CHECKING:  # the record; Strawberry reads it through its derived type
+    TimeslotAvailability = hold_records.TimeslotAvailability
+else:
+    TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
 
 
 @record_type(
@@ -34,12 +45,41 @@ class Viewer:
     pass
 
 
+@record_type(attendance_records.TimeslotAttendance)
+class TimeslotAttendance:
+    pass
+
+
+@record_type(
+    attendance_records.Attendance,
+    description="`admitted`: tickets ever admitted; `inside`: tickets present now; `entries` / "
+    "`exits`: valid scans of each direction. Exact, read from counters.",
+)
+class Attendance:
+    pass
+
+
 @record_type(event_records.Event)
 class Event:
-    timeslots: Page[Timeslot] | None = nested_list(TIMESLOTS, "event_id")
-    ticket_types: Page[TicketType] | None = nested_list(TICKET_TYPES, "event_id")
-    tickets: Page[Ticket] | None = nested_list(TICKETS, "event_id", "The filters combine.")
-    orders: Page[Order] | None = nested_list(ORDERS, "event_id", "The filters combine.")
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+
+    @field(attendance.attendance_by_event, "Who came and who is inside now.")
+    def attendance(self, info: Info) -> Attendance | None:
+        return loaders_of(info).by_ids(attendance.attendance_by_event, "event").load(self.id)
+
+    @field(
+        availability.availability_by_event,
+        "Each timeslot's capacity, sold, held (active holds not expired) and available places, "
+        "by start; exact when read.",
+    )
+    def availability(self, info: Info) -> list[TimeslotAvailability] | None:
+        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
+
+    timeslots = nested_list(TIMESLOTS, "event_id")
+    ticket_types = nested_list(TICKET_TYPES, "event_id")
+    tickets = nested_list(TICKETS, "event_id", "The filters combine.")
+    orders = nested_list(ORDERS, "event_id", "The filters combine.")
 
 
 @record_type(event_records.Deleted, description="The row `id` is gone.")
@@ -56,13 +96,27 @@ class TicketType:
     event_records.Timeslot, description="`totalAvailable` is the capacity, not what remains."
 )
 class Timeslot:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+        ticket_type_ids: list[UUID]
+
     @field(
         TICKET_TYPES,
         "The ticket types sold for this timeslot "
         "(an empty `ticketTypeIds` means every ticket type of the event).",
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
-        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)  # type: ignore[return-value]
+        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)
+
+    @field(
+        availability.timeslot_figures,
+        "The places left: `totalAvailable` less the tickets sold and the places held by "
+        "active holds that have not expired; exact when read.",
+    )
+    async def available(self, info: Info) -> int | None:
+        loader = loaders_of(info).by_ids(availability.timeslot_figures, "timeslot")
+        figures: TimeslotAvailability = await loader.load(self.id)
+        return figures.available
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
@@ -70,7 +124,7 @@ class Order:
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
-    tickets: Page[Ticket] | None = nested_list(TICKETS, "order_id", "The filters combine.")
+    tickets = nested_list(TICKETS, "order_id", "The filters combine.")
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")

@@ -7,7 +7,7 @@ from app.schemas import webhooks as webhook_records
 from app.schemas.webhook_events import SUBSCRIBABLE
 from app.services.webhooks import DELIVERIES
 from graphql_api.derive import record_type
-from graphql_api.lists import Page, nested_list
+from graphql_api.lists import nested_list
 
 
 @record_type(
@@ -25,7 +25,7 @@ class Delivery:
     description=f"`eventTypes`: {', '.join(SUBSCRIBABLE)}.",
 )
 class Webhook:
-    deliveries: Page[Delivery] | None = nested_list(
+    deliveries = nested_list(
         DELIVERIES, "webhook_id", "The delivery log, newest first, each delivery with its attempts."
     )
 

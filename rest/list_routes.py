@@ -72,7 +72,8 @@ def list_route(
     if within is not None:
         annotations[within] = IdPath
     annotations["listing"] = NamedDependency[ListQuery]
-    returned = Page[resource.record]
+    page: Any = Page  # Page[the record], a type made at run time
+    returned = page[resource.record]
     parameters = [inspect.Parameter(key, _KEYWORD, annotation=a) for key, a in annotations.items()]
     if owner is not None:
         parameters.insert(0, inspect.Parameter("self", _KEYWORD))

@@ -357,6 +357,49 @@ async def test_a_member_reads_every_page_and_cannot_change_anything(
     assert after == before
 
 
+async def events_of(stream: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """The ``(event, data)`` pairs of a server-sent event stream."""
+    kind = data = ""
+    async for line in stream.aiter_lines():
+        if line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            data = line[6:]
+        elif not line and kind:
+            yield kind, data
+            kind = data = ""
+
+
+@pytest.mark.parametrize("ending", ["sign-out", "revocation"])
+async def test_the_door_stream_ends_when_the_session_does(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+    ending: str,
+) -> None:
+    """Issue 24 item 2: after sign-out, scans with their owners' names still arrived for up to
+    ten minutes."""
+    from app.services.dashboard_sessions import end_sessions_of_user
+
+    door = await open_door(api, tenant, tickets=1, title="Closing night")
+    browser = await browser_for(tenant.email)
+    async with browser.stream("GET", f"/dashboard/door/{door.venue.event['id']}/stream") as stream:
+        events = events_of(stream)
+        assert await asyncio.wait_for(anext(events), WITHIN) == ("ready", "live")
+        if ending == "sign-out":
+            token = csrf_of((await browser.get("/dashboard")).text)
+            signed_out = await browser.post("/dashboard/sign-out", data={"csrf_token": token})
+            assert signed_out.status_code == 303
+        else:
+            assert await end_sessions_of_user(tenant.user_id) == 1
+
+        async def to_the_end() -> list[tuple[str, str]]:
+            return [event async for event in events]
+
+        rest = await asyncio.wait_for(to_the_end(), 3 * WITHIN)  # it ends by itself
+    assert rest[-1] == ("signed-out", "signed out")
+
+
 async def test_the_door_stream_sends_each_scan_with_the_new_counts(
     api: httpx.AsyncClient,
     browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
@@ -393,7 +436,7 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
             "Admitted",
             "South door",
         )
-        assert (scan["admitted"], scan["sold"], scan["capacity"]) == (1, 2, 100)
+        assert (scan["admitted"], scan["sold"], scan["capacity"], scan["inside"]) == (1, 2, 100, 1)
         assert scan["owner"] == "Ada Buyer" and scan["ticket_type"] == "Regular"
 
         ok(await api.post("/scans", json={"scannable_code": code}))
@@ -402,4 +445,5 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
 
     page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
     assert 'id="door-admitted">1<' in page and "Ada Buyer" in page
+    assert 'id="door-inside">1<' in page
     assert (await browser.get(f"/dashboard/door/{uuid.uuid4()}/stream")).status_code == 404

@@ -12,6 +12,7 @@ import hmac
 import ipaddress
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID
 
@@ -80,7 +81,7 @@ class Client:
         return grant_type in {"authorization_code", "refresh_token"}
 
 
-def _client_of(row: dict) -> Client:
+def _client_of(row: dict[str, Any]) -> Client:
     return Client(
         id=row["id"],
         client_id=row["client_id"],
