@@ -126,6 +126,8 @@ class OAuthClient(Table, tablename="oauth_clients"):
     public = Boolean(default=False)
     trusted = Boolean(default=False)
     created_at = Timestamptz()
+    disabled_at = Timestamptz(null=True, default=None)
+    """Set while an admin has the application disabled: no token is issued or accepted."""
 
 
 class OAuthGrant(Table, tablename="oauth_grants"):

@@ -20,6 +20,7 @@ from app.services.oauth import grants
 from app.services.organizations import add_member
 from db.tables import OAuthClient
 from tests.dashboard.support import csrf_of, dashboard_server, shown_once, sign_in
+from tests.dates import YEAR
 from tests.support import Tenant, create_scanner, ok, open_door, place_order
 from tests.webhooks.support import Receiver
 
@@ -246,6 +247,62 @@ async def test_oauth_application_registered_secret_once_and_an_authorization_rev
     assert "status-revoked" in after and f"authorizations/{granted}/revoke" not in after
 
 
+async def test_an_admin_disables_enables_rotates_and_deletes_an_application(
+    base_url: str, browser_for: Callable[[str], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    """Issue 24 item 8: the dashboard could only register an application."""
+    browser = await browser_for(tenant.email)
+    path = "/dashboard/oauth-applications"
+    created = await post_form(
+        browser, path, path, name="Leaky app", redirect_uris="https://leaky.example/cb"
+    )
+    client_id = re.search(r'id="new-client-id">([^<]+)<', created.text).group(1)  # type: ignore[union-attr]
+    [secret] = re.findall(r"cs_[A-Za-z0-9_-]+", created.text)
+    app_path = f"{path}/{client_id}"
+
+    async def token(with_secret: str) -> httpx.Response:
+        async with httpx.AsyncClient(base_url=base_url) as http:
+            return await http.post(
+                "/oauth2/token",
+                data={"grant_type": "client_credentials"},
+                auth=httpx.BasicAuth(client_id, with_secret),
+            )
+
+    access = ok(await token(secret))["access_token"]
+    async with httpx.AsyncClient(
+        base_url=base_url, headers={"Authorization": f"Bearer {access}"}
+    ) as app:
+        disabled = await post_form(browser, path, f"{app_path}/disable")
+        assert disabled.status_code == 303
+        page = (await browser.get(disabled.headers["location"])).text
+        assert "was disabled" in page and f"{app_path}/enable" in page
+        assert (await app.get("/whoami")).status_code == 401
+        assert (await token(secret)).status_code == 401
+
+        enabled = await post_form(browser, path, f"{app_path}/enable")
+        assert "enabled again" in (await browser.get(enabled.headers["location"])).text
+        ok(await app.get("/whoami"))
+
+        rotated = await post_form(browser, path, f"{app_path}/rotate-secret")
+        assert rotated.status_code == 200
+        told, new_secret = shown_once(rotated.text)
+        assert new_secret.startswith("cs_") and new_secret != secret
+        assert "shown only this once" in told
+        assert new_secret not in (await browser.get(path)).text
+        assert (await token(secret)).status_code == 401
+        ok(await token(new_secret))
+
+        deleted = await post_form(browser, path, f"{app_path}/delete")
+        page = (await browser.get(deleted.headers["location"])).text
+        assert "was deleted" in page and client_id not in page
+        assert (await app.get("/whoami")).status_code == 401
+        assert (await token(new_secret)).status_code == 401
+    log = (await browser.get("/dashboard/audit-log")).text
+    for action in ("disabled", "enabled", "rotated the secret of", "deleted"):
+        assert f'{action} OAuth application <strong class="break">Leaky app' in log, action
+    assert secret not in log and new_secret not in log
+
+
 async def test_scanners_and_profiles_created_and_edited(
     browser_for: Callable[[str], Awaitable[httpx.AsyncClient]], tenant: Tenant
 ) -> None:
@@ -257,12 +314,12 @@ async def test_scanners_and_profiles_created_and_edited(
         f"{path}/profiles",
         name="Early door",
         opens_minutes_before_start="30",
-        valid_from="2030-06-01T17:00",
+        valid_from=f"{YEAR}-06-01T17:00",
     )
     assert made.status_code == 303
     page = (await browser.get(path)).text
     [profile_id] = re.findall(r"/dashboard/scanners/profiles/([0-9a-f-]{36})", page)[:1]
-    assert "opens 30 min before" in page and "2030-06-01 17:00 UTC" in page
+    assert "opens 30 min before" in page and f"{YEAR}-06-01 17:00 UTC" in page
 
     added = await post_form(
         browser, path, path, name="North door", profile_id=profile_id, active="on"
@@ -337,6 +394,10 @@ async def test_a_member_reads_every_page_and_cannot_change_anything(
         f"/dashboard/webhooks/{hook['id']}",
         "/dashboard/webhooks",
         "/dashboard/oauth-applications",
+        "/dashboard/oauth-applications/some-client/disable",
+        "/dashboard/oauth-applications/some-client/enable",
+        "/dashboard/oauth-applications/some-client/rotate-secret",
+        "/dashboard/oauth-applications/some-client/delete",
         "/dashboard/scanners",
         "/dashboard/scanners/profiles",
         f"/dashboard/scanners/{door.scanner['id']}",
