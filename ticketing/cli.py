@@ -16,6 +16,7 @@ from asyncpg.exceptions import InsufficientPrivilegeError
 from app.errors import DomainError, Unavailable
 from app.ids import parse_id
 from app.principal import ROLES
+from app.schemas.webhook_events import SUBSCRIBABLE
 from app.settings import SettingsError, get_settings
 
 ROLE_METAVAR = "{" + ",".join(ROLES) + "}"
@@ -244,6 +245,45 @@ def cmd_demo(args: argparse.Namespace) -> None:
     run(args.database, args.reset, args.host, args.port)
 
 
+def _api_key() -> str:
+    import os
+
+    from ticketing.devkit import DevkitError
+
+    key = os.environ.get("TICKETING_API_KEY", "").strip()
+    if not key:
+        raise DevkitError("set TICKETING_API_KEY to an API key (tk_test_... or tk_live_...)")
+    return key
+
+
+def _devkit(work: Callable[[], Awaitable[Any]]) -> Any:
+    from ticketing.devkit import DevkitError
+
+    try:
+        return asyncio.run(work())
+    except DevkitError as error:
+        sys.exit(f"ticketing: {error}")
+
+
+def cmd_listen(args: argparse.Namespace) -> None:
+    from ticketing.devkit import listen
+
+    def say(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    api_url = args.api_url or get_settings().public_url
+    _devkit(lambda: listen(api_url, _api_key(), args.forward_to, args.events, say=say))
+
+
+def cmd_trigger(args: argparse.Namespace) -> None:
+    from ticketing.devkit import trigger
+
+    api_url = args.api_url or get_settings().public_url
+    _print_json(_devkit(lambda: trigger(api_url, _api_key(), args.event_type)))
+
+
+API_URL_HELP = "the service's base URL (default: TICKETING_PUBLIC_URL)"
 TEST_HELP = "of the organization's test twin (a tk_test_ key): sees and changes only test data"
 
 
@@ -343,6 +383,21 @@ def build_parser() -> argparse.ArgumentParser:
     client_create.add_argument("--trusted", action="store_true", help="skip the consent page")
     client_create.add_argument("--test", action="store_true", help=TEST_HELP)
     client_create.set_defaults(handler=cmd_oauth_client_create)
+
+    listen = commands.add_parser(
+        "listen",
+        help="forward the organization's events to a local URL (key: TICKETING_API_KEY)",
+    )
+    listen.add_argument("--forward-to", required=True, help="the local URL to POST each event to")
+    listen.add_argument("--events", default="", help="comma-separated event types; default: all")
+    listen.add_argument("--api-url", default=None, help=API_URL_HELP)
+    listen.set_defaults(handler=cmd_listen)
+    trigger = commands.add_parser(
+        "trigger", help="cause a test event with fresh test data (a test key: TICKETING_API_KEY)"
+    )
+    trigger.add_argument("event_type", help=" or ".join(SUBSCRIBABLE))
+    trigger.add_argument("--api-url", default=None, help=API_URL_HELP)
+    trigger.set_defaults(handler=cmd_trigger)
 
     signing_key = commands.add_parser(
         "signing-key", help="the keys that sign OAuth access tokens"
