@@ -129,7 +129,8 @@ def scope_of(operation: Any) -> str | None:
     """The scope declared by a service operation (:func:`requires`) or a resource's reads."""
     if not hasattr(operation, SCOPE_ATTRIBUTE):
         raise TypeError(f"{operation!r} declares no scope: decorate it with app.principal.requires")
-    return getattr(operation, SCOPE_ATTRIBUTE)
+    scope: str | None = getattr(operation, SCOPE_ATTRIBUTE)
+    return scope
 
 
 def parse_scopes(value: str) -> frozenset[str]:

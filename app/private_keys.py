@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
-from joserfc.jwk import ECKey, Key, RSAKey
+from joserfc.jwk import ECKey, Key, KeyParameters, RSAKey
 
 EC_ALGORITHM = "ES256"
 RSA_ALGORITHM = "RS256"
@@ -33,13 +33,14 @@ def import_private_pem(pem: str | bytes, kid: str | None = None) -> Key:
         private = load_pem_private_key(data, password=None)
     except (ValueError, TypeError):
         raise UnusableKey("is not an unencrypted PEM private key") from None
-    key_class: type[ECKey] | type[RSAKey]
     if isinstance(private, ec.EllipticCurvePrivateKey) and isinstance(private.curve, ec.SECP256R1):
-        key_class = ECKey
-    elif isinstance(private, rsa.RSAPrivateKey) and private.key_size >= MIN_RSA_BITS:
-        key_class = RSAKey
-    else:
-        raise UnusableKey(f"must hold an EC P-256 or RSA ({MIN_RSA_BITS}+ bits) private key")
-    key = key_class.import_key(private)  # type: ignore[arg-type]
-    parameters = {"kid": kid or key.thumbprint(), "alg": algorithm_of(key), "use": "sig"}
-    return key_class.import_key(private, parameters=parameters)  # type: ignore[arg-type]
+        ec_key = ECKey.import_key(private)
+        return ECKey.import_key(private, parameters=_parameters(ec_key, kid))
+    if isinstance(private, rsa.RSAPrivateKey) and private.key_size >= MIN_RSA_BITS:
+        rsa_key = RSAKey.import_key(private)
+        return RSAKey.import_key(private, parameters=_parameters(rsa_key, kid))
+    raise UnusableKey(f"must hold an EC P-256 or RSA ({MIN_RSA_BITS}+ bits) private key")
+
+
+def _parameters(key: Key, kid: str | None) -> KeyParameters:
+    return {"kid": kid or key.thumbprint(), "alg": algorithm_of(key), "use": "sig"}

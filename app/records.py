@@ -50,7 +50,9 @@ class RowMapper(Generic[R]):
         self.record = record
         times: list[str] = []
         texts: list[str] = []
-        for field in msgspec.inspect.type_info(record).fields:  # type: ignore[union-attr]
+        info = msgspec.inspect.type_info(record)
+        assert isinstance(info, msgspec.inspect.StructType)
+        for field in info.fields:
             kinds = _kinds(field.type)
             if any(isinstance(kind, _CONTAINERS) for kind in kinds):
                 texts.append(field.name)
@@ -83,4 +85,5 @@ def mapper(record: type[R]) -> RowMapper[R]:
 
 def to_record(record: type[R], row: Mapping[str, Any]) -> R:
     """``row`` as the record ``record``."""
-    return mapper(record)(row)
+    record_mapper: RowMapper[R] = mapper(record)
+    return record_mapper(row)

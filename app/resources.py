@@ -10,7 +10,7 @@ filters and sort fields are the same everywhere.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
@@ -254,6 +254,7 @@ class Resource(Generic[R]):
             self.table,
             [self._owned(principal), lists.in_list("id", list(set(record_ids)), self.table)],
         )
+        # Every resource's record has an id; R's bound, msgspec.Struct, declares no field.
         return {record.id: record for record in await self._records(rows)}  # type: ignore[attr-defined]
 
     def params(
@@ -299,25 +300,38 @@ class Resource(Generic[R]):
         ``next_after``) starts the page after that page's last row."""
         self._allow(principal)
         params = self.params(limit, offset, sort, after)
-        conditions = await self._within(principal, filters, within)
+        conditions = self._conditions(principal, filters)
+        scalars: dict[str, QueryString] = {}
+        if within is not None:
+            column, parent_id = within
+            parent = self.parents[column]
+            conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
+            scalars["parent"] = lists.exists_query(
+                parent.table, [self._owned(principal), lists.condition('"id" = {}', parent_id)]
+            )
         if params.after is not None:
             conditions.append(self._after(params))
         narrowed = self._equalities(filters, within)
         counts, counted = self.counts, None
         if counts is not None and narrowed is not None and counts.answers(narrowed):
-            counted = lambda: counts.total(self.table, principal.organization_id, narrowed)  # noqa: E731
+            counted = counts.total(principal.organization_id, narrowed)
+            scalars["shards"] = lists.condition('counted."shards"')
         # A keyset page reads one row more than it shows: whether it exists is has_more.
         extra = 1 if params.after is not None else 0
-        rows, total = await lists.fetch_page(
+        found = await lists.fetch_page(
             self.table, conditions, self._order(params), params.limit + extra, params.offset,
-            total=counted,
+            total=counted, scalars=scalars,
         )  # fmt: skip
-        more = len(rows) > params.limit if extra else None
-        rows = rows[: params.limit]
-        found = _page(await self._records(rows), total, params, rows, more)
+        if within is not None and not found.values["parent"]:
+            raise NotFound.resource(self.parents[within[0]].kind, within[1])
+        if counts is not None and counted is not None and narrowed is not None:
+            await counts.fold_if_spread(self.table, narrowed, int(found.values["shards"] or 0))
+        more = len(found.rows) > params.limit if extra else None
+        rows = found.rows[: params.limit]
+        page = _page(await self._records(rows), found.total, params, rows, more)
         if params.sort_field in self.sort_expressions:
-            found.pagination.next_after = None
-        return found
+            page.pagination.next_after = None
+        return page
 
     async def export(
         self,
@@ -326,20 +340,20 @@ class Resource(Generic[R]):
         within: tuple[str, UUID] | None = None,
         sort: str | None = None,
         **filters: Any,
-    ) -> AsyncIterator[list[R]]:
+    ) -> AsyncGenerator[list[R], None]:
         """Every record of the list :meth:`page` would show, in the page's order, as chunks of
         at most ``EXPORT_CHUNK_ROWS`` records read from one cursor (no pagination, memory of one
         chunk whatever the size). Scope, filters and the parent are checked here, before the
         first record, so that a bad request fails as a whole; close the iterator (``aclose``)
         when stopping early, which gives the connection back."""
-        principal.require(self.scope)
+        self._allow(principal)
         params = self.params(None, None, sort)
         conditions = await self._within(principal, filters, within)
         return self._export(conditions, self._order(params))
 
     async def _export(
         self, conditions: list[QueryString], order: lists.Order
-    ) -> AsyncIterator[list[R]]:
+    ) -> AsyncGenerator[list[R], None]:
         rows = lists.stream_rows(self.table, conditions, order, EXPORT_CHUNK_ROWS)
         async with contextlib.aclosing(rows):
             async for chunk in rows:
@@ -399,7 +413,7 @@ class Resource(Generic[R]):
         for (_, other), rows in zip(readable, found.joined, strict=True):
             if rows:
                 records = await other._records(rows)
-                related.setdefault(other, {}).update((r.id, r) for r in records)  # type: ignore[attr-defined]
+                related.setdefault(other, {}).update((r.id, r) for r in records)
         return Pages(
             {
                 parent_id: _page(self.to_records(rows), total, params, rows)

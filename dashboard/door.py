@@ -5,7 +5,9 @@ Without JavaScript the page is a list of the latest admissions with a refresh bu
 of ``app.runtime.live`` (published after each scan commits, on every replica), each with the
 ticket's owner and the event's new counts. A stream ends when the server starts to stop
 (``app.runtime.stopping``), so that the graceful shutdown does not wait for it; the browser
-reconnects to another replica (or to this one once it is back).
+reconnects to another replica (or to this one once it is back). It also ends, with a
+``signed-out`` event, within seconds of the member signing out or the session being revoked
+(``app.runtime.rechecks``): the browser then stops following it.
 """
 
 from __future__ import annotations
@@ -23,22 +25,20 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage, Template
 from app.principal import Principal
 from app.runtime import stopping
 from app.runtime.live import SubscriberTooSlow
+from app.runtime.rechecks import until_lapsed
 from app.schemas.scanning import ScanNotice
-from app.services import overview, scanning
+from app.services import attendance, overview, scanning
+from app.services.dashboard_sessions import load_session
 from app.services.scanners import SCANNERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from dashboard.layout import page
-from dashboard.security import principal_of
+from dashboard.security import cookie_token, principal_of
 
 PATH = "/dashboard/door"
 RECENT = 25
 HEARTBEAT_SECONDS = 15.0
 """A comment line this often keeps proxies from closing a quiet stream."""
-STREAM_SECONDS = 600.0
-"""A stream ends after this long and the browser opens the next one (within
-:data:`RECONNECT_MS`), so that the session is checked again: a signed-out or removed member's
-door view stops within ten minutes."""
 RECONNECT_MS = 1000
 OUTCOMES = {
     "valid": "Admitted",
@@ -56,6 +56,8 @@ REASONS = {
     "order_not_confirmed": "order not paid",
     "cancelled": "cancelled",
     "already_scanned": "already scanned",
+    "not_inside": "not inside",
+    "already_inside": "already inside",
 }
 
 
@@ -72,6 +74,8 @@ class ScanLine(msgspec.Struct):
     admitted: int
     sold: int
     capacity: int
+    inside: int
+    """Tickets inside now (CONTRACT.md section 17)."""
 
 
 @get(PATH)
@@ -94,11 +98,13 @@ async def door_page(
         limit=RECENT,
     )
     types = await _type_names(principal, event_id)
+    present = await attendance.event_attendance(principal, event_id)
     return page(
         request,
         "door.html",
         f"Door: {event.title}",
         event=event,
+        inside=present.inside,
         admitted=admitted.data,
         type_names=types,
     )
@@ -114,9 +120,18 @@ async def door_stream(
     request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
 ) -> ServerSentEvent:
     """The event's scans as they commit, each a ``scan`` event (JSON of :class:`ScanLine`),
-    after a ``ready`` event once the feed is live, for :data:`STREAM_SECONDS` or until the server
-    starts to stop. A viewer that cannot keep up is dropped (the browser reconnects)."""
+    after a ``ready`` event once the feed is live, until the server starts to stop or the
+    session ends (a last ``signed-out`` event). A viewer that cannot keep up is dropped (the
+    browser reconnects)."""
     principal = principal_of(request)
+    token = cookie_token(request)
+    assert token is not None  # a route that is not public has a session
+
+    async def still_signed_in() -> bool:
+        session = await load_session(token)
+        acting = session.principal if session is not None else None
+        return acting is not None and acting.organization_id == principal.organization_id
+
     await overview.event_overview(principal, event_id)  # a 404 before the stream starts
     types = await _type_names(principal, event_id)
     scanners = {
@@ -125,22 +140,34 @@ async def door_stream(
 
     async def lines() -> AsyncIterator[ServerSentEventMessage]:
         feed = await scanning.watch_scans(principal, event_id)
-        ends = asyncio.get_running_loop().time() + STREAM_SECONDS
-        async with feed:
-            with stopping.on_stop(feed.end):
-                yield ServerSentEventMessage(event="ready", data="live", retry=RECONNECT_MS)
-                while (left := ends - asyncio.get_running_loop().time()) > 0:
-                    try:
-                        notice = await asyncio.wait_for(anext(feed), min(HEARTBEAT_SECONDS, left))
-                    except TimeoutError:
-                        yield ServerSentEventMessage(comment="still here", data=None)
-                        continue
-                    except (SubscriberTooSlow, StopAsyncIteration):
-                        return
-                    line = await _line(principal, notice, types, scanners)
-                    yield ServerSentEventMessage(
-                        event="scan", data=msgspec.json.encode(line).decode()
-                    )
+        signed_out = asyncio.Event()
+
+        async def end_when_signed_out() -> None:
+            await until_lapsed(still_signed_in)
+            signed_out.set()
+            feed.end()
+
+        watcher = asyncio.create_task(end_when_signed_out())
+        try:
+            async with feed:
+                with stopping.on_stop(feed.end):
+                    yield ServerSentEventMessage(event="ready", data="live", retry=RECONNECT_MS)
+                    while True:
+                        try:
+                            notice = await asyncio.wait_for(anext(feed), HEARTBEAT_SECONDS)
+                        except TimeoutError:
+                            yield ServerSentEventMessage(comment="still here", data=None)
+                            continue
+                        except (SubscriberTooSlow, StopAsyncIteration):
+                            break
+                        line = await _line(principal, notice, types, scanners)
+                        yield ServerSentEventMessage(
+                            event="scan", data=msgspec.json.encode(line).decode()
+                        )
+            if signed_out.is_set():
+                yield ServerSentEventMessage(event="signed-out", data="signed out")
+        finally:
+            watcher.cancel()
 
     return ServerSentEvent(
         lines(), headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -153,9 +180,10 @@ async def _line(
     types: dict[UUID, str],
     scanners: dict[UUID, str],
 ) -> ScanLine:
-    """The scan with its ticket's owner and the event's counts: two statements."""
+    """The scan with its ticket's owner and the event's counts: four statements."""
     ticket = (await TICKETS.load(principal, [notice.ticket_id])).get(notice.ticket_id)
     counts = await overview.event_overview(principal, notice.event_id)
+    present = await attendance.event_attendance(principal, notice.event_id)
     return ScanLine(
         status=notice.status,
         outcome=OUTCOMES.get(notice.status, notice.status),
@@ -167,6 +195,7 @@ async def _line(
         admitted=counts.admitted,
         sold=counts.sold,
         capacity=counts.capacity,
+        inside=present.inside,
     )
 
 

@@ -1,5 +1,6 @@
 """OAuth applications: the organization's registered clients, registering one (its secret shown
-once), and the authorizations users gave them, which an admin can revoke."""
+once), disabling, enabling and deleting one and rotating its secret (shown once), and the
+authorizations users gave them, which an admin can revoke."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ PATH = "/dashboard/oauth-applications"
 MESSAGES = {
     "revoked": "The authorization was revoked: the application's tokens for that user stop "
     "working now.",
+    "disabled": "The application was disabled: it gets no tokens and its tokens stop working "
+    "until you enable it again.",
+    "enabled": "The application was enabled again.",
+    "deleted": "The application was deleted: its authorizations and tokens no longer work.",
 }
 
 
@@ -33,6 +38,7 @@ async def _applications_page(
     request: Request[Any, Any, Any],
     *,
     created: OAuthClientCreated | None = None,
+    rotated: tuple[str, str] | None = None,
     error: str = "",
     form: dict[str, Any] | None = None,
     status: int = 200,
@@ -51,6 +57,7 @@ async def _applications_page(
         authorizations=granted.data,
         pages=pager(PATH, granted.pagination, len(granted.data), "granted"),
         created=created,
+        rotated=rotated,
         error=error,
         message=message(request, MESSAGES),
         scopes=[(scope, SCOPE_DESCRIPTIONS[scope]) for scope in SCOPES],
@@ -67,7 +74,7 @@ async def applications_page(request: Request[Any, Any, Any]) -> Template:
 async def register_application(request: Request[Any, Any, Any]) -> Template:
     """Answers with the page itself (not a redirect): the client secret is shown this once."""
     form = await request.form()
-    fields = {
+    fields: dict[str, Any] = {
         "name": text(form, "name"),
         "redirect_uris": text(form, "redirect_uris"),
         "scopes": texts(form, "scopes"),
@@ -96,4 +103,41 @@ async def revoke_authorization(
     return redirect(PATH, "revoked")
 
 
-ROUTES = [applications_page, register_application, revoke_authorization]
+APPLICATION = f"{PATH}/{{client_id:str}}"
+
+
+@post(f"{APPLICATION}/disable", status_code=303)
+async def disable_application(request: Request[Any, Any, Any], client_id: str) -> Response[Any]:
+    await applications.set_application_disabled(principal_of(request), client_id, True)
+    return redirect(PATH, "disabled")
+
+
+@post(f"{APPLICATION}/enable", status_code=303)
+async def enable_application(request: Request[Any, Any, Any], client_id: str) -> Response[Any]:
+    await applications.set_application_disabled(principal_of(request), client_id, False)
+    return redirect(PATH, "enabled")
+
+
+@post(f"{APPLICATION}/delete", status_code=303)
+async def delete_application(request: Request[Any, Any, Any], client_id: str) -> Response[Any]:
+    await applications.delete_application(principal_of(request), client_id)
+    return redirect(PATH, "deleted")
+
+
+@post(f"{APPLICATION}/rotate-secret", status_code=200)
+async def rotate_secret(request: Request[Any, Any, Any], client_id: str) -> Template:
+    """Answers with the page itself: the new secret is shown this once."""
+    principal = principal_of(request)
+    secret = await applications.rotate_application_secret(principal, client_id)
+    return await _applications_page(request, rotated=(client_id, secret))
+
+
+ROUTES = [
+    applications_page,
+    register_application,
+    revoke_authorization,
+    disable_application,
+    enable_application,
+    delete_application,
+    rotate_secret,
+]

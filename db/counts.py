@@ -47,24 +47,27 @@ class Counts:
         counted = [status] if status is not None else list(self.statuses)
         return "COALESCE(SUM(" + " + ".join(f'"{s}"' for s in counted) + "), 0)"
 
-    async def total(
-        self, table: type[Table], organization_id: Any, equalities: Mapping[str, Any]
-    ) -> int:
-        """The total of the organization's rows matching ``equalities`` (folding the event's
-        counts when they have become many rows)."""
+    def total(self, organization_id: Any, equalities: Mapping[str, Any]) -> QueryString:
+        """The statement reading the total of the organization's rows matching ``equalities``,
+        as one row of ``total`` and ``shards`` (the rows summed; :meth:`fold_if_spread`): a part
+        of the statement of a list's page (``db.lists.fetch_page``)."""
         keys = {"organization_id": organization_id, **_keys(equalities)}
         where = " AND ".join(f'"{name}" = {{}}' for name in keys)
-        query = QueryString(
+        return QueryString(
             f'SELECT {self._sum(equalities)} AS total, COUNT(*) AS shards FROM "{self.table}" '
             f"WHERE {where}",
             *keys.values(),
         )
-        found = (await table.raw(query.template, *query.args))[0]
+
+    async def fold_if_spread(
+        self, table: type[Table], equalities: Mapping[str, Any], shards: int
+    ) -> None:
+        """Fold the event's counts when a read of :meth:`total` found them spread over more
+        than :data:`FOLD_ABOVE` rows."""
         event_id = equalities.get("event_id")
-        if found["shards"] > FOLD_ABOVE and event_id is not None and _is_postgres(table):
+        if shards > FOLD_ABOVE and event_id is not None and _is_postgres(table):
             fold = self.fold(event_id)
             await table.raw(fold.template, *fold.args)
-        return int(found["total"])
 
     def totals(
         self, organization_id: Any, parent: str, within: QueryString, equalities: Mapping[str, Any]

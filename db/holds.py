@@ -67,7 +67,7 @@ async def take(
             )
             if not taken:
                 return None
-            rows = await Hold.raw(
+            rows: list[dict[str, Any]] = await Hold.raw(
                 "INSERT INTO holds (id, organization_id, event_id, event_timeslot_id, status, "
                 "quantity, tickets, expires_at, created_at, updated_at) "
                 f"VALUES ({{}}, {{}}, {{}}, {{}}, 'active', {{}}, {{}}, {{}}, {{}}, {{}}) "
@@ -112,14 +112,14 @@ async def reclaim(timeslot_id: UUID, now: datetime) -> int:
     are left to it."""
     if _sqlite():
         async with transaction():
-            lapsed = await Hold.raw(
+            lapsed: list[dict[str, Any]] = await Hold.raw(
                 "UPDATE holds SET status = 'expired', updated_at = {} WHERE event_timeslot_id = {} "
                 "AND status = 'active' AND expires_at <= {} RETURNING quantity",
                 now,
                 timeslot_id,
                 now,
             )
-            places = sum(row["quantity"] for row in lapsed)
+            places: int = sum(row["quantity"] for row in lapsed)
             if places:
                 await Timeslot.raw(
                     "UPDATE timeslots SET held = held - {} WHERE id = {}", places, timeslot_id
@@ -227,21 +227,21 @@ async def figures(
     organization_id: UUID,
     now: datetime,
     *,
-    event_id: UUID | None = None,
+    event_ids: list[UUID] | None = None,
     timeslot_ids: list[UUID] | None = None,
 ) -> list[dict[str, Any]]:
     """Each timeslot's ``total_available``, ``sold`` and ``held`` (lapsed holds left out) as of
-    ``now``, in one statement: those of an event (by start), or of the timeslots named."""
-    if event_id is not None:
-        where, args = "t.event_id = {}", [event_id]
-    else:
-        ids = timeslot_ids or []
-        where, args = f"t.id IN ({', '.join('{}' for _ in ids) or 'NULL'})", list(ids)
-    return await Timeslot.raw(
-        f"SELECT t.id AS timeslot_id, t.event_id, t.total_available, t.sold, "
+    ``now``, in one statement, by start: those of the events named, or the timeslots named."""
+    column, ids = ("t.event_id", event_ids) if event_ids is not None else ("t.id", timeslot_ids)
+    ids = ids or []
+    placeholders = ", ".join("{}" for _ in ids) or "NULL"
+    rows: list[dict[str, Any]] = await Timeslot.raw(
+        "SELECT t.id AS timeslot_id, t.event_id, t.total_available, t.sold, "
         f"t.held - {LAPSED} AS held FROM timeslots t "
-        f"WHERE t.organization_id = {{}} AND {where} ORDER BY t.starts_at, t.id",
+        f"WHERE t.organization_id = {{}} AND {column} IN ({placeholders}) "
+        "ORDER BY t.starts_at, t.id",
         now,
         organization_id,
-        *args,
+        *ids,
     )
+    return rows

@@ -1,16 +1,17 @@
 """The SQL behind every list: one page of a table's rows, or the same page for each of many parents.
 
-A page is fetched with fixed SQL whatever the page size or the number of parents: the rows of the
-page and their count. The rows are whole rows (``SELECT *``), mapped onto records by field name
-(``app/records.py``), so a new column named by a record needs no change here.
+A page is one statement whatever its size: the rows of the page with their count (or a total
+kept by ``db/counts.py``) as a subquery and the page's bounds written in, a statement whose plan
+PostgreSQL keeps (:func:`fetch_page`). The rows are whole rows (``SELECT *``), mapped onto
+records by field name (``app/records.py``), so a new column named by a record needs no change
+here.
 
 For many parents (GraphQL's nested lists), PostgreSQL runs one ``LATERAL`` subquery per parent,
 each an index range scan of exactly one page, in the same statement as the parents' totals;
 SQLite, which has no ``LATERAL``, numbers each parent's rows with a window function (fine at the
 demo's size) and counts in a second statement. For a single parent (the page under a root
-lookup, GraphQL's commonest), PostgreSQL runs a plain page with its total as a subquery and the
-page's bounds written in, a statement whose plan it keeps, and reads there the to-one relations
-the caller will ask of the page's rows (:class:`Joined`).
+lookup, GraphQL's commonest), PostgreSQL runs the one-page statement, and reads there the to-one
+relations the caller will ask of the page's rows (:class:`Joined`).
 
 An export (:func:`stream_rows`) reads every matching row in chunks from one statement's cursor,
 so that the memory it takes is one chunk's whatever the number of rows.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -140,6 +141,17 @@ async def exists(table: type[Table], conditions: Sequence[QueryString]) -> bool:
     return bool(await _rows(table, query))
 
 
+@dataclass(slots=True)
+class OnePage:
+    """A page of rows, how many match in all, the values of the ``scalars`` asked with them,
+    and the rows of each :class:`Joined` relation read with them."""
+
+    rows: list[Row]
+    total: int
+    values: dict[str, Any]
+    joined: list[list[Row]]
+
+
 async def fetch_page(
     table: type[Table],
     conditions: Sequence[QueryString],
@@ -147,27 +159,80 @@ async def fetch_page(
     limit: int,
     offset: int,
     *,
-    total: Callable[[], Awaitable[int]] | None = None,
-) -> tuple[list[Row], int]:
-    """One page of the rows matching ``conditions``, and how many match in all: read by
-    ``total`` when given (``db/counts.py``), else counted."""
+    total: QueryString | None = None,
+    scalars: Mapping[str, QueryString] = {},
+    joined: Sequence[Joined] = (),
+) -> OnePage:
+    """One page of the rows matching ``conditions`` and how many match in all, in one statement
+    whose plan the database keeps.
+
+    ``total`` is the statement answering the count (at most one row, with a ``total`` column;
+    ``db/counts.py``), else the rows are counted. ``scalars`` are more expressions read in the
+    same statement (name -> SQL; ``counted."column"`` names another column of ``total``'s row),
+    e.g. whether the page's parent is the caller's. The ``joined`` relations are read there too.
+
+    The page's bounds are written into the statement (they are integers, and the few page sizes
+    make few statements): with them as parameters PostgreSQL plans the statement again on every
+    execution (about 0.3 ms of the server's CPU), since its generic plan cannot know the page's
+    size. A page with no rows still answers one row of nulls, carrying the total and scalars. A
+    joined relation's columns come prefixed with ``j<n>__`` (left in the page's rows, which
+    records ignore); each related row is read once however many page rows name it."""
     name = table._meta.tablename
     where = _all(conditions)
+    counted = total or QueryString(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+    selected = ""
+    joins: list[QueryString] = []
+    names: list[tuple[tuple[str, str], ...]] = []
+    for number, join in enumerate(joined):
+        alias, named, columns = _joined_columns(join.table, number)
+        names.append(named)
+        selected += columns
+        joins.append(
+            QueryString(
+                f'LEFT JOIN (SELECT * FROM "{join.table._meta.tablename}" WHERE {{}}) AS {alias} '
+                f'ON {alias}."id" = page."{join.key}"',
+                join.condition,
+            )
+        )
+    asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
     rows = await _rows(
         table,
         QueryString(
-            f'SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}',
+            f'SELECT counted."total" AS "total__"{asked}, page.*{selected} '
+            f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
+            f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
+            f"LIMIT {int(limit)} OFFSET {int(offset)}) AS page ON TRUE "
+            + " ".join(["{}"] * len(joins))
+            + f" ORDER BY {order.sql('page')}",
+            *scalars.values(),
+            counted,
             where,
-            limit,
-            offset,
+            *joins,
         ),
     )
-    if total is not None:
-        return rows, await total()
-    counted = await _rows(
-        table, QueryString(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+    first = rows[0]
+    found = [row for row in rows if row["id"] is not None]
+    related: list[list[Row]] = []
+    for number, named in enumerate(names):
+        by_id: dict[Any, Row] = {}
+        id_column = f"j{number}__id"
+        for row in found:
+            related_id = row[id_column]
+            if related_id is not None and related_id not in by_id:
+                by_id[related_id] = {column: row[prefixed] for prefixed, column in named}
+        related.append(list(by_id.values()))
+    return OnePage(
+        found,
+        int(first["total__"] or 0),
+        {key: first[f"{key}__"] for key in scalars},
+        related,
     )
-    return rows, int(counted[0]["total"])
+
+
+def exists_query(table: type[Table], conditions: Sequence[QueryString]) -> QueryString:
+    """``EXISTS`` a row of ``table`` matching ``conditions``: a scalar of :func:`fetch_page`."""
+    name = table._meta.tablename
+    return QueryString(f'EXISTS (SELECT 1 FROM "{name}" WHERE {{}})', _all(conditions))
 
 
 async def fetch_pages(
@@ -205,9 +270,18 @@ async def fetch_pages(
         )
     )
     if _is_postgres(table) and len(ids) == 1:
-        return await _one_parent_page(
-            table, parent, ids[0], counted, where, order, limit, offset, joined
+        # One parent (the page under a root lookup, GraphQL's commonest): the plain page, whose
+        # plan PostgreSQL keeps, with the parent's total and the joined relations.
+        one = await fetch_page(
+            table,
+            [condition(f'"{parent}" = {{}}', ids[0]), where],
+            order,
+            limit,
+            offset,
+            total=counted,
+            joined=joined,
         )
+        return PageRows({ids[0]: (one.rows, one.total)}, one.joined)
     if _is_postgres(table):
         return PageRows(
             _pages_by_parent(
@@ -255,71 +329,6 @@ async def fetch_pages(
         },
         [[] for _ in joined],
     )
-
-
-async def _one_parent_page(
-    table: type[Table],
-    parent: str,
-    parent_id: Any,
-    counted: QueryString,
-    where: QueryString,
-    order: Order,
-    limit: int,
-    offset: int,
-    joined: Sequence[Joined],
-) -> PageRows:
-    """The page of one parent with its total and its ``joined`` relations, in one statement
-    whose plan PostgreSQL keeps.
-
-    The ``LATERAL`` form of many parents is planned again on every execution (about 0.3 ms of
-    the server's CPU: PostgreSQL keeps a custom plan when its generic plan cannot know the page's
-    size). With the page's bounds written into the statement (they are integers, and the few
-    page sizes make few statements), this one plans once per connection and statement. A page
-    with no rows still answers one row of nulls, carrying the total. A joined relation's columns
-    come prefixed with ``j<n>__`` (left in the page's rows, which records ignore); each related
-    row is read once however many page rows name it."""
-    name = table._meta.tablename
-    selected = ""
-    joins: list[QueryString] = []
-    names: list[tuple[tuple[str, str], ...]] = []
-    for number, join in enumerate(joined):
-        alias, named, columns = _joined_columns(join.table, number)
-        names.append(named)
-        selected += columns
-        joins.append(
-            QueryString(
-                f'LEFT JOIN (SELECT * FROM "{join.table._meta.tablename}" WHERE {{}}) AS {alias} '
-                f'ON {alias}."id" = page."{join.key}"',
-                join.condition,
-            )
-        )
-    rows = await _rows(
-        table,
-        QueryString(
-            f'SELECT (SELECT total FROM ({{}}) AS counted) AS "total__", page.*{selected} '
-            f'FROM (SELECT 1) AS one LEFT JOIN (SELECT * FROM "{name}" '
-            f'WHERE "{parent}" = {{}} AND {{}} ORDER BY {order.sql()} '
-            f"LIMIT {int(limit)} OFFSET {int(offset)}) AS page ON TRUE "
-            + " ".join(["{}"] * len(joins))
-            + f" ORDER BY {order.sql('page')}",
-            counted,
-            parent_id,
-            where,
-            *joins,
-        ),
-    )
-    total = int(rows[0]["total__"] or 0)
-    found = [row for row in rows if row["id"] is not None]
-    related: list[list[Row]] = []
-    for number, named in enumerate(names):
-        by_id: dict[Any, Row] = {}
-        id_column = f"j{number}__id"
-        for row in found:
-            related_id = row[id_column]
-            if related_id is not None and related_id not in by_id:
-                by_id[related_id] = {column: row[prefixed] for prefixed, column in named}
-        related.append(list(by_id.values()))
-    return PageRows({parent_id: (found, total)}, related)
 
 
 @functools.cache

@@ -61,7 +61,7 @@ def _in(column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
 
 _SCANNER_COLUMNS = """
     SELECT c.id, c.active, c.profile_id, p.opens_minutes_before_start,
-           p.closes_minutes_after_end, p.valid_from, p.valid_until
+           p.closes_minutes_after_end, p.valid_from, p.valid_until, p.entry_policy
     FROM scanners c LEFT JOIN scanner_profiles p ON p.id = c.profile_id
     WHERE c.organization_id = {}"""
 SCANNER_BY_ID = _SCANNER_COLUMNS + " AND c.id = {}"
@@ -69,7 +69,8 @@ FIRST_ACTIVE_SCANNER = _SCANNER_COLUMNS + " AND c.active ORDER BY c.created_at, 
 _TICKET_COLUMNS = """
     SELECT t.id, t.scannable_code, t.event_id, t.event_timeslot_id, t.ticket_type_id, t.order_id,
            t.owner_name, t.owner_email, t.seat, t.status, t.scanned_at, t.cancelled_at,
-           o.status AS order_status, e.title AS event_title, e.location AS event_location,
+           t.inside, t.presence_at, o.status AS order_status, e.title AS event_title,
+           e.location AS event_location,
            e.order_scanning_enabled, s.title AS timeslot_title,
            s.starts_at AS timeslot_starts_at, s.ends_at AS timeslot_ends_at,
            y.name AS ticket_type_name, y.price AS ticket_type_price
@@ -93,6 +94,8 @@ _LOG = Columns(
         ("scanned_at", "timestamptz"),
         ("nonce", "varchar"),
         ("result_scanned_at", "timestamptz"),
+        ("direction", "varchar"),
+        ("result_inside", "boolean"),
     )
 )
 _OUTCOMES = Columns(
@@ -101,9 +104,51 @@ _OUTCOMES = Columns(
         ("status", "varchar"),
         ("reason", "varchar"),
         ("result_scanned_at", "timestamptz"),
+        ("result_inside", "boolean"),
     )
 )
-_ADMISSIONS = Columns((("id", "uuid"), ("at", "timestamptz")))
+_CHANGES = Columns(
+    (
+        ("id", "uuid"),
+        ("event_id", "uuid"),
+        ("timeslot_id", "uuid"),
+        ("old_status", "varchar"),
+        ("old_inside", "boolean"),
+        ("old_presence_at", "timestamptz"),
+        ("status", "varchar"),
+        ("scanned_at", "timestamptz"),
+        ("inside", "boolean"),
+        ("presence_at", "timestamptz"),
+        ("admitted", "int"),
+        ("inside_change", "int"),
+        ("entries", "int"),
+        ("exits", "int"),
+    )
+)
+COUNTER_SHARDS = 16
+"""Rows per timeslot of ``attendance_counts`` on PostgreSQL (by connection), so that concurrent
+scans rarely wait on one counter row."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a scan operation does to one ticket: its state when planned (``old_*``, the condition
+    of the write), its state after, and what it adds to its timeslot's attendance."""
+
+    id: UUID
+    event_id: UUID
+    timeslot_id: UUID
+    old_status: str
+    old_inside: bool
+    old_presence_at: datetime | None
+    status: str = ""
+    scanned_at: datetime | None = None
+    inside: bool = False
+    presence_at: datetime | None = None
+    admitted: int = 0
+    inside_change: int = 0
+    entries: int = 0
+    exits: int = 0
 
 
 async def scanner(organization_id: UUID, scanner_id: UUID | None) -> Row | None:
@@ -148,10 +193,10 @@ async def claim(
     source, args = _LOG.source([[row[name] for name in names] for row in ordered])
     rows = await Scan.raw(
         "INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, reason, "
-        "created_at, scanned_at, received_at, nonce, result_scanned_at) "
+        "created_at, scanned_at, received_at, nonce, result_scanned_at, direction, result_inside) "
         f"SELECT v.id, {{}}{_cast('uuid')}, v.ticket_id, {{}}{_cast('uuid')}, v.status, v.reason, "
         f"{{}}{_cast('timestamptz')}, v.scanned_at, {{}}{_cast('timestamptz')}, v.nonce, "
-        f"v.result_scanned_at FROM {source} WHERE true "
+        f"v.result_scanned_at, v.direction, v.result_inside FROM {source} WHERE true "
         "ON CONFLICT (organization_id, nonce) DO NOTHING RETURNING id",
         organization_id,
         scanner_id,
@@ -168,7 +213,8 @@ async def first_attempts(organization_id: UUID, nonces: Sequence[str]) -> list[R
         return []
     condition, args = _in("nonce", nonces, "varchar")
     rows: list[Row] = await Scan.raw(
-        "SELECT nonce, ticket_id, status, reason, result_scanned_at FROM scans "
+        "SELECT nonce, ticket_id, status, reason, result_scanned_at, scanned_at, direction, "
+        "result_inside FROM scans "
         f"WHERE organization_id = {{}} AND {condition}",
         organization_id,
         *args,
@@ -176,38 +222,71 @@ async def first_attempts(organization_id: UUID, nonces: Sequence[str]) -> list[R
     return rows
 
 
-async def admit(
-    organization_id: UUID, admissions: Sequence[tuple[UUID, datetime]], now: datetime
-) -> set[UUID]:
-    """Mark each ticket scanned at its time if it is still ``valid``: one conditional UPDATE; the
-    ids it changed (a ticket missing lost to a concurrent change). PostgreSQL locks the rows in
-    id order first, so two batches sharing tickets cannot deadlock."""
-    if not admissions:
+_APPLY_CONDITION = (
+    "tickets.status = v.old_status AND tickets.inside = v.old_inside "
+    "AND tickets.presence_at IS NOT DISTINCT FROM v.old_presence_at"
+)
+_APPLY_SET = (
+    "UPDATE tickets SET status = v.status, scanned_at = v.scanned_at, inside = v.inside, "
+    "presence_at = v.presence_at, updated_at = {} "
+)
+_COUNT = (
+    "INSERT INTO attendance_counts AS c (organization_id, event_id, timeslot_id, shard, "
+    "admitted, inside, entries, exits) "
+    "SELECT {}, v.event_id, v.timeslot_id, %s, SUM(v.admitted), SUM(v.inside_change), "
+    "SUM(v.entries), SUM(v.exits) FROM %s "
+    "GROUP BY v.event_id, v.timeslot_id ORDER BY v.timeslot_id "
+    "ON CONFLICT (timeslot_id, shard) DO UPDATE SET admitted = c.admitted + EXCLUDED.admitted, "
+    "inside = c.inside + EXCLUDED.inside, entries = c.entries + EXCLUDED.entries, "
+    "exits = c.exits + EXCLUDED.exits"
+)
+
+
+async def apply(organization_id: UUID, changes: Sequence[Change], now: datetime) -> set[UUID]:
+    """Write each ticket's new state if it is still the state it was planned on, and add the
+    changes of the tickets written to their timeslots' attendance; the ids written (a ticket
+    missing lost to a concurrent change, and counts nothing). PostgreSQL: one statement, whose
+    tickets are locked in id order first, so two batches sharing tickets cannot deadlock."""
+    if not changes:
         return set()
-    source, args = _ADMISSIONS.source(admissions)
-    ids = [ticket_id for ticket_id, _ in admissions]
+    names = [name for name, _ in _CHANGES.names]
+    source, args = _CHANGES.source(
+        [[getattr(change, name) for name in names] for change in changes]
+    )
+    ids = [change.id for change in changes]
     if _postgres():
+        shard = f"pg_backend_pid() % {COUNTER_SHARDS}"
+        written = "(SELECT v.* FROM v JOIN changed ON changed.id = v.id) AS v"
         rows = await Ticket.raw(
-            "WITH locked AS (SELECT id FROM tickets WHERE organization_id = {} "
-            "AND id = ANY({}::uuid[]) AND status = 'valid' ORDER BY id FOR NO KEY UPDATE) "
-            "UPDATE tickets SET status = 'scanned', scanned_at = v.at, updated_at = {} "
-            f"FROM locked, {source} WHERE tickets.id = locked.id AND v.id = locked.id "
-            "AND tickets.status = 'valid' RETURNING tickets.id",
+            f"WITH v AS (SELECT * FROM {source}), "
+            "locked AS (SELECT id FROM tickets WHERE organization_id = {} "
+            "AND id = ANY({}::uuid[]) ORDER BY id FOR NO KEY UPDATE), "
+            f"changed AS ({_APPLY_SET} FROM locked, v WHERE tickets.id = locked.id "
+            f"AND v.id = locked.id AND {_APPLY_CONDITION} RETURNING tickets.id), "
+            f"counted AS ({_COUNT % (shard, written)}) "
+            "SELECT id FROM changed",
+            *args,
             organization_id,
             ids,
             now,
-            *args,
-        )
-    else:
-        rows = await Ticket.raw(
-            "UPDATE tickets SET status = 'scanned', scanned_at = v.at, updated_at = {} "
-            f"FROM {source} WHERE tickets.id = v.id AND tickets.organization_id = {{}} "
-            "AND tickets.status = 'valid' RETURNING tickets.id AS id",
-            now,
-            *args,
             organization_id,
         )
-    return {row["id"] for row in rows}
+        return {row["id"] for row in rows}
+    rows = await Ticket.raw(
+        f"{_APPLY_SET} FROM {source} WHERE tickets.id = v.id AND tickets.organization_id = {{}} "
+        f"AND {_APPLY_CONDITION} RETURNING tickets.id AS id",
+        now,
+        *args,
+        organization_id,
+    )
+    won = {row["id"] for row in rows}
+    counted = [change for change in changes if change.id in won]
+    if counted:
+        source, args = _CHANGES.source(
+            [[getattr(change, name) for name in names] for change in counted]
+        )
+        await Ticket.raw(_COUNT % ("0", source), organization_id, *args)
+    return won
 
 
 async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
@@ -216,19 +295,25 @@ async def ticket_states(ids: Sequence[UUID]) -> list[Row]:
         return []
     condition, args = _in("id", ids, "uuid")
     rows: list[Row] = await Ticket.raw(
-        f"SELECT id, status, scanned_at, cancelled_at FROM tickets WHERE {condition}", *args
+        "SELECT id, status, scanned_at, cancelled_at, inside, presence_at FROM tickets "
+        f"WHERE {condition}",
+        *args,
     )
     return rows
 
 
-async def correct(outcomes: Sequence[tuple[UUID, str, str | None, datetime | None]]) -> None:
-    """Rewrite the outcome of these logged attempts (id, status, reason, result_scanned_at)."""
+async def correct(
+    outcomes: Sequence[tuple[UUID, str | None, str | None, datetime | None, bool]],
+) -> None:
+    """Rewrite the outcome of these logged attempts (id, status, reason, result_scanned_at,
+    result_inside)."""
     if not outcomes:
         return
     source, args = _OUTCOMES.source(outcomes)
     await Scan.raw(
         "UPDATE scans SET status = v.status, reason = v.reason, "
-        f"result_scanned_at = v.result_scanned_at FROM {source} WHERE scans.id = v.id",
+        "result_scanned_at = v.result_scanned_at, result_inside = v.result_inside "
+        f"FROM {source} WHERE scans.id = v.id",
         *args,
     )
 

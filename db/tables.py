@@ -126,6 +126,8 @@ class OAuthClient(Table, tablename="oauth_clients"):
     public = Boolean(default=False)
     trusted = Boolean(default=False)
     created_at = Timestamptz()
+    disabled_at = Timestamptz(null=True, default=None)
+    """Set while an admin has the application disabled: no token is issued or accepted."""
 
 
 class OAuthGrant(Table, tablename="oauth_grants"):
@@ -297,6 +299,10 @@ class Ticket(Table, tablename="tickets"):
     created_at = Timestamptz()
     updated_at = Timestamptz()
     """Set by every change of the ticket (sync: ``updated_since``)."""
+    inside = Boolean(default=False)
+    """Presence (CONTRACT.md section 17): the direction of the latest valid scan is ``entry``."""
+    presence_at = Timestamptz(null=True, default=None)
+    """The ``scanned_at`` of that latest valid scan (null while never admitted)."""
 
 
 class ScannerProfile(Table, tablename="scanner_profiles"):
@@ -311,6 +317,8 @@ class ScannerProfile(Table, tablename="scanner_profiles"):
     valid_until = Timestamptz(null=True, default=None)
     created_at = Timestamptz()
     updated_at = Timestamptz()
+    entry_policy = Varchar(length=10, default="single")
+    """``single``, ``reentry`` or ``multiple`` (CONTRACT.md section 17)."""
 
 
 class ScannerProfileTarget(Table, tablename="scanner_profile_targets"):
@@ -359,6 +367,10 @@ class Scan(Table, tablename="scans"):
     """The device's id of the attempt, unique per organization (``scans_org_nonce_unique``)."""
     result_scanned_at = Timestamptz(null=True, default=None)
     """The ``scanned_at`` the answer carried, so that a repeated nonce answers the same."""
+    direction = Varchar(length=5, default="entry")
+    """``entry`` or ``exit``."""
+    result_inside = Boolean(null=True, default=None)
+    """The presence the answer carried (null before 2026-11-26T12:00: the ticket's then)."""
 
 
 class Webhook(Table, tablename="webhooks"):
@@ -468,6 +480,22 @@ class OrderCount(Table, tablename="order_counts"):
     cancelled = BigInt(default=0)
 
 
+class AttendanceCount(Table, tablename="attendance_counts"):
+    """A timeslot's attendance (CONTRACT.md section 17), written by the scans' own statements
+    (``db/scans.py``) and read with SQL of its own (``db/attendance.py``). Its key is
+    (timeslot_id, shard); Piccolo declares one primary-key column, so ``timeslot_id`` stands for
+    it here."""
+
+    timeslot_id = UUID(primary_key=True)
+    organization_id = UUID()
+    event_id = UUID(index=True)
+    shard = Integer()
+    admitted = BigInt(default=0)
+    inside = BigInt(default=0)
+    entries = BigInt(default=0)
+    exits = BigInt(default=0)
+
+
 class IdempotencyKey(Table, tablename="idempotency_keys"):
     """The first answer to a request with an ``Idempotency-Key``, per credential, for 24 hours;
     read and written with SQL of its own (``db/idempotency.py``)."""
@@ -532,6 +560,7 @@ TABLES: list[type[Table]] = [
     AuditEntry,
     TicketCount,
     OrderCount,
+    AttendanceCount,
     IdempotencyKey,
     RequestLogEntry,
 ]

@@ -19,8 +19,8 @@ Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 from __future__ import annotations
 
 from asyncio import Future, wait
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple, TypeGuard, cast
 from uuid import UUID
 
 import strawberry
@@ -63,6 +63,11 @@ def core_schema(schema: strawberry.Schema) -> GraphQLSchema:
     return core
 
 
+_IS_AWAITABLE = cast(Callable[[Any], TypeGuard[Awaitable[Any]]], optimized_is_awaitable)
+"""Strawberry's awaitable check, which its own execution passes graphql-core: a type guard that
+Strawberry declares as returning bool."""
+
+
 async def execute_prepared(
     schema: strawberry.Schema,
     document: DocumentNode,
@@ -85,10 +90,10 @@ async def execute_prepared(
         variable_values=variables,
         operation_name=operation_name,
         executor_class=schema.execution_context_class,
-        is_awaitable=optimized_is_awaitable,
+        is_awaitable=_IS_AWAITABLE,
         operation_extensions=None,
     )
-    return await result if optimized_is_awaitable(result) else result  # type: ignore[return-value]
+    return result if isinstance(result, ExecutionResult) else await result
 
 
 def strawberry_validation_rules() -> tuple[type[ASTValidationRule], ...]:
@@ -146,7 +151,7 @@ class DirectResolver:
         self.joinable = joinable
         self.takes_joined = takes_joined
 
-    def __call__(self, source: Any, info: GraphQLResolveInfo, **arguments: Any) -> Any:
+    def __call__(self, source: Any, info: GraphQLResolveInfo[Any], **arguments: Any) -> Any:
         return self.call(source, info.context, arguments)
 
     def call(
@@ -205,7 +210,7 @@ class _Attribute(NamedTuple):
     text: type | None = None
 
 
-_PASSED_THROUGH: dict[GraphQLScalarType, tuple[type, type | None]] = {
+_PASSED_THROUGH: dict[GraphQLLeafType, tuple[type, type | None]] = {
     GraphQLString: (str, None),
     GraphQLBoolean: (bool, None),
     GraphQLID: (str, UUID),
@@ -263,11 +268,11 @@ def _field_shortcuts(
     if definition is None or definition.default_resolver is not getattr:
         return None, None
     non_null = is_non_null_type(field.type)
-    leaf = field.type.of_type if non_null else field.type  # type: ignore[union-attr]
+    leaf = get_nullable_type(field.type)
     if not is_leaf_type(leaf):
         return None, None
     assert isinstance(leaf, GraphQLLeafType)
-    same, text = _PASSED_THROUGH.get(leaf, (None, None))  # type: ignore[call-overload]
+    same, text = _PASSED_THROUGH.get(leaf) or (None, None)
     return _Attribute(definition.python_name, leaf.coerce_output_value, non_null, same, text), None
 
 
@@ -568,7 +573,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         self,
         return_type: GraphQLList[Any],
         field_details_list: FieldDetailsList,
-        info: GraphQLResolveInfo,
+        info: GraphQLResolveInfo[Any],
         path: Path,
         result: Any,
         position_context: Any,
@@ -590,7 +595,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 if not loaded.cancelled():
                     loaded.exception()
             completed = self._complete_objects(return_type, field_details_list, path, result, plan)
-            return await completed if self.is_awaitable(completed) else completed  # type: ignore[no-any-return]
+            return completed if isinstance(completed, list) else await completed
 
         return once_loaded()
 

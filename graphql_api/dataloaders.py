@@ -9,7 +9,7 @@ that asked, not the whole query.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 from uuid import UUID
 
@@ -25,6 +25,9 @@ ListArgs = tuple[tuple[str, Hashable], ...]
 
 PageKey = tuple[UUID, ListArgs]
 
+ByIds = Callable[[Principal, list[UUID]], Awaitable[dict[UUID, Any]]]
+"""A service operation answering for many ids at once (in one statement)."""
+
 
 def list_args(**kwargs: Hashable) -> ListArgs:
     return tuple(sorted(kwargs.items()))
@@ -37,6 +40,7 @@ class Loaders:
         self.principal = principal
         self._records: dict[Resource[Any], DataLoader[UUID, Any]] = {}
         self._pages: dict[tuple[Resource[Any], str], DataLoader[PageKey, Page[Any]]] = {}
+        self._by_ids: dict[ByIds, DataLoader[UUID, Any]] = {}
 
     def records(self, resource: Resource[Any]) -> DataLoader[UUID, Any]:
         """Records of ``resource`` by id; an id that is not the caller's is a NOT_FOUND."""
@@ -52,6 +56,21 @@ class Loaders:
             self._records[resource] = DataLoader(load_fn=load)
         return self._records[resource]
 
+    def by_ids(self, service: ByIds, kind: str) -> DataLoader[UUID, Any]:
+        """What ``service`` answers for each id, the ids of one tick asked at once; an id it
+        leaves out is a NOT_FOUND of ``kind``."""
+        if service not in self._by_ids:
+
+            async def load(ids: list[UUID]) -> list[Any]:
+                try:
+                    found = await service(self.principal, ids)
+                except DomainError as error:
+                    return [error] * len(ids)
+                return [found[i] if i in found else NotFound.resource(kind, i) for i in ids]
+
+            self._by_ids[service] = DataLoader(load_fn=load)
+        return self._by_ids[service]
+
     def pages(self, resource: Resource[Any], parent: str) -> DataLoader[PageKey, Page[Any]]:
         """Pages of ``resource`` per ``parent`` id, batched by equal list arguments; the records
         of the relations read with them (the ``joined`` argument) are put into their record
@@ -65,7 +84,8 @@ class Loaders:
                 results: dict[PageKey, Any] = {}
                 for args, ids in parents.items():
                     try:
-                        found = await resource.pages(self.principal, parent, ids, **dict(args))
+                        arguments: dict[str, Any] = dict(args)
+                        found = await resource.pages(self.principal, parent, ids, **arguments)
                     except DomainError as error:
                         pages: dict[UUID, Any] = dict.fromkeys(ids, error)
                     else:

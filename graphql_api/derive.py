@@ -23,6 +23,7 @@ from typing import (
     Optional,
     TypeVar,
     Union,
+    cast,
     get_args,
     get_origin,
     get_type_hints,
@@ -62,7 +63,7 @@ def _graphql(
     origin = get_origin(plain)
     if origin is list:
         (item,) = get_args(plain)
-        result: Any = list[_nullable(*_graphql(item, struct_type))]
+        result: Any = types.GenericAlias(list, (_nullable(*_graphql(item, struct_type)),))
     elif origin is dict or plain is Any:
         result = JSON
     elif origin is Literal:
@@ -143,3 +144,18 @@ def input_type(
     if extra is None:
         _INPUTS.setdefault(struct, graphql_input)
     return graphql_input
+
+
+def input_class(
+    struct: type[msgspec.Struct], *, description: str | None = None
+) -> Callable[[C], C]:
+    """Class decorator: the :func:`input_type` of ``struct`` named after the class, with the
+    fields the class declares first (ids that REST takes from the path). The class is what a
+    type checker sees: the fields it declares are the ones a resolver reads by name; the rest
+    go to the service's Struct whole (``graphql_api.inputs.to_struct``)."""
+
+    def decorate(cls: C) -> C:
+        extra = inspect.get_annotations(cls, eval_str=True) or None
+        return cast(C, input_type(struct, name=cls.__name__, description=description, extra=extra))
+
+    return decorate

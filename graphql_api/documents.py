@@ -155,6 +155,8 @@ class PreparedDocuments(SchemaExtension):
 
     def on_parse(self) -> Iterator[None]:
         context = self.execution_context
+        # The schema is a TicketingSchema, which keeps the documents; Strawberry's context types it
+        # as its BaseSchema.
         documents: Documents = context.schema.documents  # type: ignore[attr-defined]
         if context.query is not None:
             context.graphql_document = documents.get(context.query).node

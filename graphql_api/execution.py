@@ -8,7 +8,7 @@ mutation over GET) raise :class:`OperationRefused`; HTTP answers them with a 400
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -114,7 +114,7 @@ async def execute(
 
 async def subscribe(
     schema: TicketingSchema, operation: Operation, context: Context
-) -> Response | AsyncIterator[Response]:
+) -> Response | AsyncGenerator[Response, None]:
     """A refusal of the subscription's document, or the stream of its responses (a query or
     mutation sent over a subscription transport is a stream of one)."""
     checked = _checked(schema, operation, frozenset(OperationType), "WebSocket")
@@ -135,10 +135,12 @@ async def subscribe(
     return _responses(results)
 
 
-async def _one(only: Response) -> AsyncIterator[Response]:
+async def _one(only: Response) -> AsyncGenerator[Response, None]:
     yield only
 
 
-async def _responses(results: AsyncIterator[ExecutionResult]) -> AsyncIterator[Response]:
+async def _responses(
+    results: AsyncIterator[ExecutionResult],
+) -> AsyncGenerator[Response, None]:
     async for result in results:
         yield response(result.data, result.errors or ())

@@ -32,7 +32,7 @@ from app.schemas.scanners import (
 )
 from app.schemas.scanning import BatchScan, BatchScanItem
 from app.schemas.webhooks import WebhookUpdate
-from graphql_api.derive import input_type
+from graphql_api.derive import input_class
 
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -56,84 +56,119 @@ def to_struct(value: Any, struct: type[S], *, exclude: tuple[str, ...] = ()) -> 
     return convert(data, struct)
 
 
-CreateEventInput = input_type(EventCreate, name="CreateEventInput")
-UpdateEventInput = input_type(
-    EventUpdate,
-    name="UpdateEventInput",
-    description="Only the fields sent are changed; null clears a nullable field.",
-    extra={"id": strawberry.ID},
+@input_class(EventCreate)
+class CreateEventInput:
+    pass
+
+
+@input_class(
+    EventUpdate, description="Only the fields sent are changed; null clears a nullable field."
 )
-CreateTicketTypeInput = input_type(
-    TicketTypeCreate, name="CreateTicketTypeInput", extra={"event_id": strawberry.ID}
-)
-UpdateTicketTypeInput = input_type(
+class UpdateEventInput:
+    id: strawberry.ID
+
+
+@input_class(TicketTypeCreate)
+class CreateTicketTypeInput:
+    event_id: strawberry.ID
+
+
+@input_class(
     TicketTypeUpdate,
-    name="UpdateTicketTypeInput",
     description="Only the fields sent are changed. A new `price` applies to later orders; a new "
     "`swappable` also to the ticket type's tickets that are not cancelled.",
-    extra={"id": strawberry.ID},
 )
-CreateTimeslotInput = input_type(
-    TimeslotCreate, name="CreateTimeslotInput", extra={"event_id": strawberry.ID}
-)
-UpdateTimeslotInput = input_type(
+class UpdateTicketTypeInput:
+    id: strawberry.ID
+
+
+@input_class(TimeslotCreate)
+class CreateTimeslotInput:
+    event_id: strawberry.ID
+
+
+@input_class(
     TimeslotUpdate,
-    name="UpdateTimeslotInput",
     description="Only the fields sent are changed; a sent `ticketTypeIds` replaces the list. "
     "`totalAvailable` may not go below the tickets sold (CONFLICT).",
-    extra={"id": strawberry.ID},
 )
-OrderTicketInput = input_type(
-    TicketInput,
-    name="OrderTicketInput",
-    description="One ticket of a new order; the owner defaults to the buyer.",
-)
-PlaceOrderInput = input_type(
+class UpdateTimeslotInput:
+    id: strawberry.ID
+
+
+@input_class(TicketInput, description="One ticket of a new order; the owner defaults to the buyer.")
+class OrderTicketInput:
+    pass
+
+
+@input_class(
     OrderCreate,
-    name="PlaceOrderInput",
     description="`channel`: online, box_office, reseller or api. `paymentMethod`: card, ideal, "
     "paypal, bank_transfer, cash, invoice or free.",
 )
-RefundOrderInput = input_type(RefundCreate, name="RefundOrderInput", extra={"id": strawberry.ID})
-CreateScannerInput = input_type(ScannerCreate, name="CreateScannerInput")
-UpdateScannerInput = input_type(
-    ScannerUpdate,
-    name="UpdateScannerInput",
-    description="Only the fields sent are changed; `profileId: null` detaches.",
-    extra={"id": strawberry.ID},
+class PlaceOrderInput:
+    pass
+
+
+@input_class(RefundCreate)
+class RefundOrderInput:
+    id: strawberry.ID
+
+
+@input_class(ScannerCreate)
+class CreateScannerInput:
+    pass
+
+
+@input_class(
+    ScannerUpdate, description="Only the fields sent are changed; `profileId: null` detaches."
 )
-CreateScannerProfileInput = input_type(
+class UpdateScannerInput:
+    id: strawberry.ID
+
+
+@input_class(
     ScannerProfileCreate,
-    name="CreateScannerProfileInput",
     description="Empty target lists admit everything; null bounds do not restrict.",
 )
-UpdateScannerProfileInput = input_type(
+class CreateScannerProfileInput:
+    pass
+
+
+@input_class(
     ScannerProfileUpdate,
-    name="UpdateScannerProfileInput",
     description="Only the fields sent are changed; a sent list replaces the old one.",
-    extra={"id": strawberry.ID},
 )
-ScanTicketsItemInput = input_type(
+class UpdateScannerProfileInput:
+    id: strawberry.ID
+
+
+@input_class(
     BatchScanItem,
-    name="ScanTicketsItemInput",
     description="One recorded scan: the ticket by exactly one of `ticketId` and "
     "`scannableCode`, its `nonce` (1 to 64 characters, unique per organization) and when the "
     "device scanned (`scannedAt`, default now, at most 5 minutes in the future).",
 )
-ScanTicketsInput = input_type(
+class ScanTicketsItemInput:
+    pass
+
+
+@input_class(
     BatchScan,
-    name="ScanTicketsInput",
     description="1 to 500 scans recorded by a door device; without `scannerId` the "
     "organization's oldest active scanner.",
 )
+class ScanTicketsInput:
+    pass
 
-UpdateWebhookInput = input_type(
+
+@input_class(
     WebhookUpdate,
-    name="UpdateWebhookInput",
     description="Only the fields sent are changed; `active: true` re-enables a subscription "
     "that a 410 answer disabled.",
-    extra={"id": strawberry.ID},
 )
+class UpdateWebhookInput:
+    id: strawberry.ID
 
 
 @strawberry.input

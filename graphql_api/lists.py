@@ -30,7 +30,7 @@ def _argument(key: str, declared: Filter) -> inspect.Parameter:
         description += f": {', '.join(declared.choices)}"
     elif declared.kind == "text":
         description += f"; 1 to {declared.max_length} characters"
-    annotation = Annotated[
+    annotation: Any = Annotated[
         _TYPES.get(declared.kind, str) | None,
         strawberry.argument(name=to_camel_case(declared.name), description=description),
     ]
@@ -47,6 +47,7 @@ def filtered(resource: Resource[Any], *, parent: str | None = None) -> Callable[
         signature = inspect.signature(resolver)
         own = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
         added = [_argument(key, f) for key, f in resource.filters.items() if key != parent]
+        # Strawberry reads the arguments from __signature__ (PEP 362), mypy knows none on functions.
         resolver.__signature__ = signature.replace(parameters=[*own, *added])  # type: ignore[attr-defined]
         return resolver
 

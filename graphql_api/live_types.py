@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncGenerator
 from enum import StrEnum
+from typing import Any
 from uuid import UUID
 
 import strawberry
@@ -19,11 +20,11 @@ from app.ids import parse_id
 from app.runtime.live import Feed, SubscriberTooSlow
 from app.schemas import orders as order_records
 from app.schemas import scanning as scan_records
-from app.services import orders, scanning
+from app.services import attendance, orders, scanning
 from graphql_api.context import Info, principal_of
 from graphql_api.derive import record_type
 from graphql_api.scopes import subscription
-from graphql_api.types import Order
+from graphql_api.types import Attendance, Order
 
 
 @record_type(
@@ -48,7 +49,7 @@ class OrderChange:
     order: Order
 
 
-async def _notices(feed: Feed) -> AsyncGenerator[object, None]:
+async def _notices(feed: Feed) -> AsyncGenerator[Any, None]:
     async with feed:
         with contextlib.suppress(SubscriberTooSlow):
             async for notice in feed:
@@ -72,7 +73,7 @@ class Subscription:
             principal_of(info), _event_id(event_id), on_overflow=info.context.on_overflow
         )
         async for notice in _notices(feed):
-            yield notice  # type: ignore[misc]
+            yield notice
 
     @subscription(
         orders.watch_order_changes,
@@ -86,4 +87,18 @@ class Subscription:
             principal_of(info), _event_id(event_id), on_overflow=info.context.on_overflow
         )
         async for change in _notices(feed):
-            yield change  # type: ignore[misc]
+            yield change
+
+    @subscription(
+        attendance.watch_attendance,
+        "The event's attendance now, then again whenever a committed admission or exit changes "
+        "it (notifications that arrive while it is read are read once together).",
+    )
+    async def attendance(
+        self, info: Info, event_id: strawberry.ID
+    ) -> AsyncGenerator[Attendance, None]:
+        feed: Any = await attendance.watch_attendance(
+            principal_of(info), parse_id(event_id, "event_id"), on_overflow=info.context.on_overflow
+        )
+        async for figures in feed:  # records of app.schemas; Strawberry reads their fields
+            yield figures

@@ -37,7 +37,8 @@ def persisted_hash(extensions: dict[str, Any] | None) -> str | None:
     persisted = (extensions or {}).get("persistedQuery")
     if not isinstance(persisted, dict) or not isinstance(persisted.get("sha256Hash"), str):
         return None
-    return persisted["sha256Hash"]
+    claimed: str = persisted["sha256Hash"]
+    return claimed
 
 
 class PersistedQueries:

@@ -116,7 +116,7 @@ class Query:
 
     @direct_field(EVENTS)
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
-        return EVENTS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return EVENTS.get(context.principal, parse_id(id, "id"))
 
     @field(TIMESLOTS, "The timeslots of an event.")
     @filtered(TIMESLOTS)
@@ -194,11 +194,11 @@ class Query:
 
     @direct_field(ORDERS)
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
-        return ORDERS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return ORDERS.get(context.principal, parse_id(id, "id"))
 
     @direct_field(TICKETS)
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
-        return TICKETS.get(context.principal, parse_id(id, "id"))  # type: ignore[return-value]
+        return TICKETS.get(context.principal, parse_id(id, "id"))
 
     @field(WEBHOOKS, "The subscriptions, without their secrets.")
     async def webhooks(
@@ -250,7 +250,9 @@ class Mutation:
         "is FORBIDDEN. Every outcome is a result whose `status` and `reason` tell the door what "
         "to do. An offline device sends `scannedAt` (when it scanned; windows are decided then; "
         "at most 5 minutes in the future) and a `nonce` (1 to 64 characters, unique per "
-        "organization): a repeated nonce answers the first result again and records nothing.",
+        "organization): a repeated nonce answers the first result again and records nothing "
+        "(used for another ticket: CONFLICT). `direction`: entry (default) or exit; `inside` "
+        "in the result is the ticket's presence after the scan.",
     )
     async def scan_ticket(
         self,
@@ -260,8 +262,14 @@ class Mutation:
         scanner_id: strawberry.ID | None = None,
         nonce: str | None = None,
         scanned_at: datetime | None = None,
+        direction: str = "entry",
     ) -> ScanResult | None:
-        fields = {"scanner_id": scanner_id, "nonce": nonce, "scanned_at": scanned_at}
+        fields = {
+            "scanner_id": scanner_id,
+            "nonce": nonce,
+            "scanned_at": scanned_at,
+            "direction": direction,
+        }
         scan: TicketScan | CodeScan
         if scannable_code is None:
             scan = to_struct(fields, TicketScan)
@@ -275,6 +283,7 @@ class Mutation:
             scanner_id=scan.scanner_id,
             nonce=scan.nonce,
             scanned_at=scan.scanned_at,
+            direction=scan.direction,
         )
 
     @mutation(

@@ -16,6 +16,7 @@ from typing import Any
 
 import strawberry
 from strawberry.extensions import FieldExtension
+from strawberry.types.field import StrawberryField
 
 from app.principal import scope_of
 from app.resources import Resource
@@ -56,9 +57,15 @@ def _options(service: Any, description: str) -> dict[str, Any]:
     }
 
 
-def field(service: Any, description: str = "") -> Any:
+FieldDecorator = Callable[[Callable[..., Any]], StrawberryField]
+"""What :func:`field`, :func:`direct_field`, :func:`mutation` and :func:`subscription` give:
+a decorator making the resolver a Strawberry field."""
+
+
+def field(service: Any, description: str = "") -> FieldDecorator:
     """A query field (use as a decorator) resolved through ``service``."""
-    return strawberry.field(**_options(service, description))
+    decorator: FieldDecorator = strawberry.field(**_options(service, description))
+    return decorator
 
 
 def relation(service: Resource[Any], key: str, description: str = "") -> Any:
@@ -78,6 +85,7 @@ def relation(service: Resource[Any], key: str, description: str = "") -> Any:
         record_id = getattr(source, key)
         if record_id is None:
             return None
+        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
         loaded: Future[Any] = context.loaders.records(service).load(record_id)  # type: ignore[assignment]
         return loaded.result() if loaded.done() else loaded
 
@@ -90,7 +98,7 @@ def relation(service: Resource[Any], key: str, description: str = "") -> Any:
     return strawberry.field(resolver=resolve, **options)
 
 
-def direct_field(service: Any, description: str = "") -> Any:
+def direct_field(service: Any, description: str = "") -> FieldDecorator:
     """A query field (use as a decorator) resolved through ``service`` by a resolver that takes
     the operation's context where others take an info, and only scalar arguments:
     ``def event(self, context: Context, id: strawberry.ID) -> Event | None``.
@@ -106,7 +114,7 @@ def direct_field(service: Any, description: str = "") -> Any:
     to be read with them (``app.resources.Resource.pages``). Strawberry's own path passes none."""
     scope = scope_of(service)
 
-    def decorate(resolver: Callable[..., Any]) -> Any:
+    def decorate(resolver: Callable[..., Any]) -> StrawberryField:
         def direct(source: Any, context: Context, **arguments: Any) -> Any:
             if scope is not None:
                 context.principal.require(scope)
@@ -118,6 +126,7 @@ def direct_field(service: Any, description: str = "") -> Any:
         functools.update_wrapper(resolve, resolver)
         signature = inspect.signature(resolver)
         takes_joined = "joined" in signature.parameters
+        # Strawberry reads the arguments from __signature__ (PEP 362), mypy knows none on functions.
         resolve.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[
                 parameter.replace(name="info", annotation=Info)
@@ -134,7 +143,8 @@ def direct_field(service: Any, description: str = "") -> Any:
         options = _options(service, description)
         options["metadata"][DIRECT_RESOLVER] = direct
         options["metadata"][TAKES_JOINED] = takes_joined
-        return strawberry.field(resolver=resolve, **options)
+        made: StrawberryField = strawberry.field(resolver=resolve, **options)
+        return made
 
     return decorate
 
@@ -143,11 +153,13 @@ Joined = tuple[tuple[str, Resource[Any]], ...]
 """What a page's resolver taking ``joined`` receives (:func:`direct_field`)."""
 
 
-def mutation(service: Any, description: str = "") -> Any:
+def mutation(service: Any, description: str = "") -> FieldDecorator:
     """A mutation (use as a decorator) performed by ``service``."""
-    return strawberry.mutation(**_options(service, description))
+    decorator: FieldDecorator = strawberry.mutation(**_options(service, description))
+    return decorator
 
 
-def subscription(service: Any, description: str = "") -> Any:
+def subscription(service: Any, description: str = "") -> FieldDecorator:
     """A subscription (use as a decorator) whose feed ``service`` opens."""
-    return strawberry.subscription(**_options(service, description))
+    decorator: FieldDecorator = strawberry.subscription(**_options(service, description))
+    return decorator

@@ -10,15 +10,19 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from uuid import UUID
 
 import strawberry
 
 from app import pagination
+from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
+from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
 from app.schemas import tickets as ticket_records
+from app.services import attendance, availability
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
@@ -51,7 +55,12 @@ After = Annotated[
     ),
 ]
 
-Pagination = object_type(pagination.Pagination)
+if TYPE_CHECKING:  # the records; Strawberry reads them through their derived types
+    Pagination = pagination.Pagination
+    TimeslotAvailability = hold_records.TimeslotAvailability
+else:
+    Pagination = object_type(pagination.Pagination)
+    TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
 
 
 @strawberry.type
@@ -59,7 +68,7 @@ class Page(Generic[T]):
     """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
 
     data: list[T] = strawberry.field(name="items")
-    pagination: Pagination  # type: ignore[valid-type]
+    pagination: Pagination
 
 
 @record_type(
@@ -71,8 +80,37 @@ class Viewer:
     pass
 
 
+@record_type(attendance_records.TimeslotAttendance)
+class TimeslotAttendance:
+    pass
+
+
+@record_type(
+    attendance_records.Attendance,
+    description="`admitted`: tickets ever admitted; `inside`: tickets present now; `entries` / "
+    "`exits`: valid scans of each direction. Exact, read from counters.",
+)
+class Attendance:
+    pass
+
+
 @record_type(event_records.Event)
 class Event:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+
+    @field(attendance.attendance_by_event, "Who came and who is inside now.")
+    def attendance(self, info: Info) -> Attendance | None:
+        return loaders_of(info).by_ids(attendance.attendance_by_event, "event").load(self.id)
+
+    @field(
+        availability.availability_by_event,
+        "Each timeslot's capacity, sold, held (active holds not expired) and available places, "
+        "by start; exact when read.",
+    )
+    def availability(self, info: Info) -> list[TimeslotAvailability] | None:
+        return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
+
     @direct_field(TIMESLOTS)
     @filtered(TIMESLOTS, parent="event_id")
     def timeslots(
@@ -85,7 +123,7 @@ class Event:
         **filters: Any,
     ) -> Page[Timeslot] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))
 
     @direct_field(TICKET_TYPES)
     def ticket_types(
@@ -97,7 +135,7 @@ class Event:
         joined: Joined = (),
     ) -> Page[TicketType] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined)
-        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))
 
     @direct_field(TICKETS, "The filters combine.")
     @filtered(TICKETS, parent="event_id")
@@ -111,7 +149,7 @@ class Event:
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))
 
     @direct_field(ORDERS, "The filters combine.")
     @filtered(ORDERS, parent="event_id")
@@ -125,7 +163,7 @@ class Event:
         **filters: Any,
     ) -> Page[Order] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))
 
 
 @record_type(event_records.Deleted, description="The row `id` is gone.")
@@ -142,17 +180,33 @@ class TicketType:
     event_records.Timeslot, description="`totalAvailable` is the capacity, not what remains."
 )
 class Timeslot:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+        ticket_type_ids: list[UUID]
+
     @field(
         TICKET_TYPES,
         "The ticket types sold for this timeslot "
         "(an empty `ticketTypeIds` means every ticket type of the event).",
     )
     def ticket_types(self, info: Info) -> list[TicketType] | None:
-        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)  # type: ignore[return-value]
+        return loaders_of(info).records(TICKET_TYPES).load_many(self.ticket_type_ids)
+
+    @field(
+        availability.timeslot_figures,
+        "The places left: `totalAvailable` less the tickets sold and the places held by "
+        "active holds that have not expired; exact when read.",
+    )
+    async def available(self, info: Info) -> int | None:
+        loader = loaders_of(info).by_ids(availability.timeslot_figures, "timeslot")
+        figures: TimeslotAvailability = await loader.load(self.id)
+        return figures.available
 
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
 class Order:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
@@ -168,7 +222,7 @@ class Order:
         **filters: Any,
     ) -> Page[Ticket] | None:
         args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))  # type: ignore[return-value]
+        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")

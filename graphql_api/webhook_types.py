@@ -3,6 +3,9 @@ derived from their records."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+from uuid import UUID
+
 from app.schemas import webhooks as webhook_records
 from app.schemas.webhook_events import SUBSCRIBABLE
 from app.services.webhooks import DELIVERIES
@@ -28,6 +31,9 @@ class Delivery:
     description=f"`eventTypes`: {', '.join(SUBSCRIBABLE)}.",
 )
 class Webhook:
+    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
+        id: UUID
+
     @field(DELIVERIES, "The delivery log, newest first, each delivery with its attempts.")
     async def deliveries(
         self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None

@@ -11,10 +11,11 @@ preflight needs no credential; an origin not listed gets a 400 preflight without
 from __future__ import annotations
 
 from litestar.config.cors import CORSConfig
+from litestar.types import Method
 
 from rest.http import REQUEST_ID_HEADER
 
-ALLOWED_METHODS = ["GET", "POST", "PATCH", "DELETE"]
+ALLOWED_METHODS: list[Method] = ["GET", "POST", "PATCH", "DELETE"]
 ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", REQUEST_ID_HEADER]
 EXPOSED_HEADERS = [REQUEST_ID_HEADER, "Retry-After", "Idempotent-Replayed", "Location"]
 

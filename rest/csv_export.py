@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from functools import cache
 from typing import Any, Literal
 
@@ -104,11 +104,12 @@ class CsvFormat:
     def __init__(self, record: type[msgspec.Struct]) -> None:
         # msgspec.to_builtins gives every field, in declared order, unless defaults are omitted.
         assert not record.__struct_config__.omit_defaults, record
-        fields = msgspec.inspect.type_info(record).fields  # type: ignore[union-attr]
-        self.columns = tuple(field.name for field in fields)
+        info = msgspec.inspect.type_info(record)
+        assert isinstance(info, msgspec.inspect.StructType), record
+        self.columns = tuple(field.name for field in info.fields)
         self._cells = tuple(
             (index, cell)
-            for index, field in enumerate(fields)
+            for index, field in enumerate(info.fields)
             if (cell := _cell(field.type)) is not None
         )
 
@@ -145,7 +146,7 @@ def csv_format(record: type[msgspec.Struct]) -> CsvFormat:
 
 
 def csv_stream(
-    record: type[msgspec.Struct], chunks: AsyncIterator[list[Any]], filename: str
+    record: type[msgspec.Struct], chunks: AsyncGenerator[list[Any], None], filename: str
 ) -> CsvStream:
     """The streamed CSV response of the records ``chunks`` yields, to be saved as ``filename``.
 
@@ -154,9 +155,9 @@ def csv_stream(
     closes ``chunks``, which ends the database cursor and gives its connection back."""
     form = csv_format(record)
 
-    async def body() -> AsyncIterator[str]:
+    async def body() -> AsyncGenerator[str, None]:
         yield form.header()
-        async with contextlib.aclosing(chunks):  # type: ignore[type-var]
+        async with contextlib.aclosing(chunks):
             async for records in chunks:
                 yield form.rows(records)
 

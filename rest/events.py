@@ -9,6 +9,7 @@ from litestar.params import JSONBody
 from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
+from app.schemas.attendance import Attendance
 from app.schemas.events import (
     Deleted,
     Event,
@@ -21,7 +22,8 @@ from app.schemas.events import (
     TimeslotCreate,
     TimeslotUpdate,
 )
-from app.services import events, ticket_types, timeslots
+from app.schemas.holds import Availability
+from app.services import attendance, availability, events, ticket_types, timeslots
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
 
@@ -54,6 +56,37 @@ class EventController(Controller):
     )
     async def get_event(self, principal: NamedDependency[Principal], event_id: IdPath) -> Event:
         return await events.EVENTS.get(principal, parse_id(event_id, "event_id"))
+
+    @get(
+        "/{event_id:str}/attendance",
+        **operation(
+            "Get an event's attendance",
+            service=attendance.event_attendance,
+            errors=(400, 403, 404),
+            text="Tickets ever admitted, inside now, and valid entry and exit scans, in total "
+            "and per timeslot; exact, and read from counters the scans keep.",
+        ),
+    )
+    async def get_attendance(
+        self, principal: NamedDependency[Principal], event_id: IdPath
+    ) -> Attendance:
+        return await attendance.event_attendance(principal, parse_id(event_id, "event_id"))
+
+    @get(
+        "/{event_id:str}/availability",
+        **operation(
+            "What each timeslot has left",
+            service=availability.event_availability,
+            errors=(400, 403, 404),
+            text="Per timeslot, by start: its capacity, the tickets sold (not cancelled, of "
+            "orders not cancelled), the places held by active holds that have not expired, "
+            "and what is available. Exact when read.",
+        ),
+    )
+    async def get_availability(
+        self, principal: NamedDependency[Principal], event_id: IdPath
+    ) -> Availability:
+        return await availability.event_availability(principal, parse_id(event_id, "event_id"))
 
     @patch(
         "/{event_id:str}",

@@ -51,7 +51,8 @@ class BadGraphQLRequest(Exception):
 
 
 def _settings(request: Request[Any, Any, Any]) -> Settings:
-    return request.app.state["settings"]
+    settings: Settings = request.app.state["settings"]
+    return settings
 
 
 def wants_graphiql(

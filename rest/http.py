@@ -30,7 +30,8 @@ def request_id(scope: Scope) -> str:
             (v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-request-id"), ""
         )
         state["request_id"] = sent if _CLIENT_REQUEST_ID.match(sent) else uuid.uuid4().hex
-    return state["request_id"]
+    request_id: str = state["request_id"]
+    return request_id
 
 
 async def add_request_id(message: Message, scope: Scope) -> None:

@@ -15,10 +15,21 @@ import logging
 import re
 import time
 from dataclasses import dataclass, field
+from typing import cast
 
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import (
+    ASGIApp,
+    HTTPResponseBodyEvent,
+    HTTPResponseStartEvent,
+    HTTPScope,
+    Message,
+    Receive,
+    ReceiveMessage,
+    Scope,
+    Send,
+)
 from litestar.utils.scope.state import ScopeState
 
 from app.principal import Principal
@@ -56,28 +67,30 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _read_body(receive: Receive) -> tuple[list[Message], bytes | None]:
+async def _read_body(receive: Receive) -> tuple[list[ReceiveMessage], bytes | None]:
     """The request's body messages, and its bytes; ``None`` for a body over the size limit,
     which the route refuses (413) and which therefore gets no idempotency."""
-    messages: list[Message] = []
+    messages: list[ReceiveMessage] = []
+    chunks: list[bytes] = []
     size = 0
     while True:
         message = await receive()
         messages.append(message)
         if message["type"] != "http.request":
             return messages, None
-        size += len(message.get("body", b""))
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
         if size > MAX_BODY_BYTES:
             return messages, None
         if not message.get("more_body", False):
-            return messages, b"".join(m.get("body", b"") for m in messages)
+            return messages, b"".join(chunks)
 
 
 @dataclass
 class _Captured:
     """The route's response, held back until the transaction has committed."""
 
-    start: Message | None = None
+    start: HTTPResponseStartEvent | None = None
     body: list[bytes] = field(default_factory=list)
     complete: bool = False
 
@@ -107,7 +120,12 @@ class _Captured:
     async def forward(self, send: Send) -> None:
         assert self.start is not None
         await send(self.start)
-        await send({"type": "http.response.body", "body": b"".join(self.body)})
+        body: HTTPResponseBodyEvent = {
+            "type": "http.response.body",
+            "body": b"".join(self.body),
+            "more_body": False,
+        }
+        await send(body)
 
 
 async def _replay(answer: StoredAnswer, send: Send) -> None:
@@ -119,8 +137,18 @@ async def _replay(answer: StoredAnswer, send: Send) -> None:
         headers.append((b"content-type", answer.content_type.encode("latin-1")))
     if answer.location:
         headers.append((b"location", answer.location.encode("latin-1")))
-    await send({"type": "http.response.start", "status": answer.status, "headers": headers})
-    await send({"type": "http.response.body", "body": answer.body})
+    start: HTTPResponseStartEvent = {
+        "type": "http.response.start",
+        "status": answer.status,
+        "headers": headers,
+    }
+    await send(start)
+    body: HTTPResponseBodyEvent = {
+        "type": "http.response.body",
+        "body": answer.body,
+        "more_body": False,
+    }
+    await send(body)
 
 
 class IdempotencyMiddleware(ASGIMiddleware):
@@ -135,6 +163,7 @@ class IdempotencyMiddleware(ASGIMiddleware):
         self.should_bypass_for_scope = _not_bearer_authenticated
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
+        scope = cast(HTTPScope, scope)  # ``scopes`` above: HTTP only
         principal = scope.get("user")
         raw_key = _header(scope, HEADER) if scope["method"] in METHODS else None
         if raw_key is None or not isinstance(principal, Principal):
@@ -143,7 +172,7 @@ class IdempotencyMiddleware(ASGIMiddleware):
         key = idempotency.parse_key(raw_key)
         messages, body = await _read_body(receive)
 
-        async def replay_receive() -> Message:
+        async def replay_receive() -> ReceiveMessage:
             return messages.pop(0) if messages else await receive()
 
         if body is None:

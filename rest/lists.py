@@ -133,7 +133,8 @@ def list_dependencies(resource: Resource[Any]) -> dict[str, Provide]:
         *(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY) for parameter in common),
         *(filter_parameter(key, declared) for key, declared in resource.filters.items()),
     ]
-    # Litestar reads a dependency's parameters from its signature and type hints.
+    # Litestar reads a dependency's parameters from its signature and type hints; mypy knows no
+    # __signature__ (PEP 362) on a function.
     list_query.__signature__ = inspect.Signature(parameters, return_annotation=ListQuery)  # type: ignore[attr-defined]
     list_query.__annotations__ = {
         **{parameter.name: parameter.annotation for parameter in parameters},

@@ -80,7 +80,8 @@ def _not_a_form() -> Response[Any]:
 
 
 def _settings(request: Request[Any, Any, Any]) -> Settings:
-    return request.app.state["settings"]
+    settings: Settings = request.app.state["settings"]
+    return settings
 
 
 def _page(answer: authorization.Answer, settings: Settings) -> Response[Any]:

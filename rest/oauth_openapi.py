@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from litestar import Litestar
 from litestar.openapi.spec import (
+    OpenAPIFormat,
     OpenAPIHeader,
     OpenAPIMediaType,
     OpenAPIResponse,
@@ -31,8 +32,16 @@ HTML_MEDIA_TYPE = "text/html"
 PKCE_VERIFIER_PATTERN = r"^[A-Za-z0-9._~-]{43,128}$"
 
 
-def _text(description: str, **constraints: object) -> Schema:
-    return Schema(type=OpenAPIType.STRING, description=description, **constraints)  # type: ignore[arg-type]
+def _text(
+    description: str,
+    *,
+    enum: list[str] | None = None,
+    format: OpenAPIFormat | None = None,
+    pattern: str | None = None,
+) -> Schema:
+    return Schema(
+        type=OpenAPIType.STRING, description=description, enum=enum, format=format, pattern=pattern
+    )
 
 
 def _query(name: str, schema: Schema, *, required: bool = False) -> Parameter:
@@ -49,9 +58,9 @@ FORMS: dict[str, Schema] = {}
 """The form bodies, by component name (:func:`declare_forms`)."""
 
 
-def _form(name: str, fields: dict[str, Schema], required: list[str]) -> RequestBody:
+def _form(name: str, fields: dict[str, Schema | Reference], required: list[str]) -> RequestBody:
     """A form body, documented as the component ``name`` (a generated client's class name)."""
-    FORMS[name] = Schema(type=OpenAPIType.OBJECT, properties=fields, required=required)  # type: ignore[arg-type]
+    FORMS[name] = Schema(type=OpenAPIType.OBJECT, properties=fields, required=required)
     reference = Reference(ref=f"#/components/schemas/{name}")
     return RequestBody(content={FORM_MEDIA_TYPE: OpenAPIMediaType(schema=reference)}, required=True)
 
@@ -69,7 +78,9 @@ def _page(description: str) -> OpenAPIResponse:
 
 
 def _redirect(description: str) -> OpenAPIResponse:
-    location = OpenAPIHeader(schema=Schema(type=OpenAPIType.STRING, format="uri"), required=True)  # type: ignore[arg-type]
+    location = OpenAPIHeader(
+        schema=Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.URI), required=True
+    )
     return OpenAPIResponse(description=description, headers={"Location": location})
 
 
@@ -91,14 +102,14 @@ class AuthorizeOperation(Operation):
                 "redirect_uri",
                 _text(
                     "Exactly one of the client's registered URIs; optional when it has only one",
-                    format="uri",
+                    format=OpenAPIFormat.URI,
                 ),
             ),
             _query("scope", _text(f"Space-separated, of: {' '.join(SCOPES)}; default: all")),
             _query("state", _text("Returned unchanged with the code or the error")),
             _query(
                 "organization_id",
-                _text("The organization the user authorizes for", format="uuid"),
+                _text("The organization the user authorizes for", format=OpenAPIFormat.UUID),
                 required=True,
             ),
             _query("token", _text("The user's JWT from the identity provider"), required=True),

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from litestar import Litestar
+from litestar.enums import ScopeType
 from litestar.types import Message, Scope
 
 from app.principal import Principal
@@ -55,7 +56,7 @@ class ObservedLitestar(Litestar):
 
     def _observe(self, scope: Scope, status: int, seconds: float) -> None:
         route = scope.get("path_template") or UNMATCHED_ROUTE
-        method = scope.get("method", "")
+        method = scope["method"] if scope["type"] == ScopeType.HTTP else ""
         if self.count_requests:
             count_request(route, method, status, seconds)
         user = scope.get("user")

@@ -121,6 +121,7 @@ def declare_metadata_value(application: Litestar) -> None:
     """The ``MetadataValue`` component that ticket ``metadata`` refers to (it nests, so it is a
     component of its own). A JSON Schema dict: Litestar serializes dicts as they are."""
     schemas = application.openapi_schema.components.schemas
+    # A dict where Litestar's table declares its Schema objects (see the docstring).
     schemas[METADATA_VALUE] = METADATA_VALUE_SCHEMA  # type: ignore[assignment]
 
 
@@ -137,7 +138,7 @@ def declare_closed_inputs(application: Litestar) -> None:
 
 IDEMPOTENCY_KEY = Parameter(
     name=IDEMPOTENCY_HEADER,
-    param_in="header",  # type: ignore[arg-type]
+    param_in="header",
     required=False,
     description=(
         "Makes a retry safe: a request repeated with the same key (by the same credential, "

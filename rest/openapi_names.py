@@ -112,7 +112,7 @@ def name_components(application: Litestar) -> None:
         reference = Reference(ref=f"{COMPONENTS}{name}")
         if not nullable:
             return reference
-        nullable_reference = [reference, Schema(type=OpenAPIType.NULL)]
+        nullable_reference: list[Reference | Schema] = [reference, Schema(type=OpenAPIType.NULL)]
         return Schema(one_of=nullable_reference, description=node.description)
 
     document.paths = _transform(document.paths, change)

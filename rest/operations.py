@@ -57,7 +57,8 @@ async def get_readyz(state: State) -> Response[dict[str, object]] | Response[Pro
             503, "not-ready", "Not ready", f"Not ready: {readiness.failures()}",
             checks=readiness.checks,
         )  # fmt: skip
-    return Response({"status": "ready", "checks": readiness.checks})
+    body: dict[str, object] = {"status": "ready", "checks": readiness.checks}
+    return Response(body)
 
 
 async def _bounded_backlog() -> OutboxBacklog | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar import Controller, Request, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
@@ -34,7 +36,7 @@ class OrderController(Controller):
     )
     async def list_orders(
         self,
-        request: Request,
+        request: Request[Any, Any, Any],
         principal: NamedDependency[Principal],
         listing: NamedDependency[ListQuery],
     ) -> Page[Order]:

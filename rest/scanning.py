@@ -24,13 +24,16 @@ from rest.lists import ListQuery
 OUTCOMES = (
     "Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` "
     "tell the door what to do. Without `scanner_id` the organization's oldest active scanner is "
-    "used (409 when there is none); a scanner of another organization is a 403."
+    "used (409 when there is none); a scanner of another organization is a 403. `direction`: "
+    "`entry` (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry "
+    "follows the scanner profile's `entry_policy`; `inside` is the ticket's presence after."
 )
 OFFLINE = (
     "An offline device sends `scanned_at` (when it scanned; windows are decided then; at most 5 "
-    "minutes in the future) and a `nonce` (1 to 64 characters, unique per organization): a "
-    "repeated nonce answers the first result again (same status, reason and scanned_at) and "
-    "records nothing new."
+    "minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 "
+    "characters, unique per organization): a repeated nonce answers the first result again "
+    "(same status, reason and scanned_at) and records nothing new; a nonce used for another "
+    "ticket is a 409 `/problems/nonce-reused`."
 )
 
 
@@ -57,6 +60,7 @@ async def scan_ticket(
         scanner_id=body.scanner_id,
         nonce=body.nonce,
         scanned_at=body.scanned_at,
+        direction=body.direction,
     )
 
 
@@ -78,6 +82,7 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
         scanner_id=data.scanner_id,
         nonce=data.nonce,
         scanned_at=data.scanned_at,
+        direction=data.direction,
     )
 
 

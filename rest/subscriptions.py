@@ -176,9 +176,9 @@ class Connection:
             task = asyncio.create_task(self._run_operation(identifier, operation))
             self.operations[identifier] = task
         elif kind == "complete":
-            task = self.operations.pop(str(message.get("id")), None)
-            if task is not None:
-                task.cancel()
+            running = self.operations.pop(str(message.get("id")), None)
+            if running is not None:
+                running.cancel()
         else:
             raise Closing(4400, f"Unknown message type {kind!r}")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar import Request, get, post
 from litestar.di import NamedDependency
 
@@ -29,7 +31,7 @@ from rest.lists import ListQuery
     ),
 )
 async def list_event_tickets(
-    request: Request,
+    request: Request[Any, Any, Any],
     principal: NamedDependency[Principal],
     event_id: IdPath,
     listing: NamedDependency[ListQuery],

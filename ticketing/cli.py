@@ -197,6 +197,28 @@ def cmd_oauth_client_create(args: argparse.Namespace) -> None:
     _print_json({"client_id": created.client_id, "client_secret": created.client_secret})
 
 
+def cmd_oauth_client_disable(args: argparse.Namespace) -> None:
+    from app.services.oauth.clients import set_disabled
+
+    disabled = args.action == "disable"
+    asyncio.run(_with_database(lambda: set_disabled(args.client_id, disabled)))
+    _print_json({"client_id": args.client_id, "disabled": disabled})
+
+
+def cmd_oauth_client_delete(args: argparse.Namespace) -> None:
+    from app.services.oauth.clients import delete_client
+
+    asyncio.run(_with_database(lambda: delete_client(args.client_id)))
+    _print_json({"client_id": args.client_id, "deleted": True})
+
+
+def cmd_oauth_client_rotate_secret(args: argparse.Namespace) -> None:
+    from app.services.oauth.clients import rotate_secret
+
+    secret = asyncio.run(_with_database(lambda: rotate_secret(args.client_id)))
+    _print_json({"client_id": args.client_id, "client_secret": secret})
+
+
 def cmd_signing_key_rotate(_: argparse.Namespace) -> None:
     from app.services.oauth.signing_keys import rotate
 
@@ -383,6 +405,15 @@ def build_parser() -> argparse.ArgumentParser:
     client_create.add_argument("--trusted", action="store_true", help="skip the consent page")
     client_create.add_argument("--test", action="store_true", help=TEST_HELP)
     client_create.set_defaults(handler=cmd_oauth_client_create)
+    for action, handler, text in (
+        ("disable", cmd_oauth_client_disable, "refuse the client's tokens and issue none"),
+        ("enable", cmd_oauth_client_disable, "let a disabled client work again"),
+        ("delete", cmd_oauth_client_delete, "delete the client; its tokens stop working"),
+        ("rotate-secret", cmd_oauth_client_rotate_secret, "a new secret (shown once)"),
+    ):
+        changing = oauth_client.add_parser(action, help=text)
+        changing.add_argument("client_id", help="the client_id printed by create")
+        changing.set_defaults(handler=handler)
 
     listen = commands.add_parser(
         "listen",

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
+from typing import cast
 
 import httpcore
 import httpx
@@ -143,7 +144,8 @@ class PublicTransport(httpx.AsyncBaseTransport):
         return httpx.Response(
             status_code=response.status,
             headers=response.headers,
-            stream=_ResponseStream(response.stream, done),
+            # httpcore's async connection answers with an async stream.
+            stream=_ResponseStream(cast(AsyncIterable[bytes], response.stream), done),
             extensions=response.extensions,
         )
 

@@ -101,6 +101,15 @@ class Feed:
         except asyncio.QueueFull:
             self._drop()
 
+    def skip_waiting(self) -> None:
+        """Discard the notifications waiting (not an end): a subscriber that reads the state
+        again after a notification needs one read for all of them."""
+        while not self._queue.empty():
+            record = self._queue.get_nowait()
+            if isinstance(record, SubscriberTooSlow | _End):
+                self._queue.put_nowait(record)
+                return
+
     def end(self) -> None:
         """Finish the feed now (the server is stopping): its iteration stops, what was waiting in
         it is not delivered, and it leaves the hub."""

@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 import time
-from typing import Any
+from typing import Any, TextIO
 
 QUIET_LOGGERS = {
     "httpx": logging.WARNING,  # every request URL at INFO
@@ -87,7 +87,7 @@ class TextFormatter(logging.Formatter):
         return f"{line} {fields}" if fields else line
 
 
-class ServiceHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class ServiceHandler(logging.StreamHandler[TextIO]):
     """The handler this module installs (so that configuring again replaces only it)."""
 
 

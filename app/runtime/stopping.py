@@ -60,7 +60,7 @@ def announcing() -> Iterator[None]:
         return
     _stopping = False
     loop = asyncio.get_running_loop()
-    replaced: dict[int, Any] = {}
+    replaced: dict[signal.Signals, Any] = {}
     for signum in SIGNALS:
         handler = signal.getsignal(signum)
         if callable(handler):

@@ -15,7 +15,7 @@ The offending field is named from msgspec's message by ``app.validation``.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import msgspec
 
@@ -56,8 +56,13 @@ def _number(literal: str) -> int | float:
 _JSON = msgspec.json.Decoder(float_hook=_number)
 
 
-def decode_json(body: bytes, target: type[T] | Any) -> T:
-    """``body`` decoded strictly as ``target``; :class:`MalformedJSON` or :class:`InvalidInput`."""
+@overload
+def decode_json(body: bytes, target: type[T]) -> T: ...
+@overload
+def decode_json(body: bytes, target: Any) -> Any: ...
+def decode_json(body: bytes, target: Any) -> Any:
+    """``body`` decoded strictly as ``target`` (a type, or a form such as ``Any`` or a union);
+    :class:`MalformedJSON` or :class:`InvalidInput`."""
     try:
         return convert(_JSON.decode(body), target)
     except msgspec.DecodeError as error:

@@ -73,6 +73,7 @@ class OAuthApplication(msgspec.Struct):
     public: bool
     trusted: bool
     created_at: datetime
+    disabled_at: datetime | None = None
 
 
 class OAuthApplicationCreate(msgspec.Struct, forbid_unknown_fields=True):

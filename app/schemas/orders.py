@@ -108,16 +108,19 @@ class TicketInput(msgspec.Struct, forbid_unknown_fields=True):
         check_metadata(self.metadata)
 
 
-class OrderCreate(msgspec.Struct, forbid_unknown_fields=True):
-    event_id: UUID
-    event_timeslot_id: UUID
+class OrderCreate(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """An order outright (``event_id``, ``event_timeslot_id`` and 1 or more ``tickets``) or
+    from a hold (``hold_id``; ``tickets`` left out, or naming exactly the held ticket types with
+    their owners and metadata)."""
+
+    event_id: UUID | None = None
+    event_timeslot_id: UUID | None = None
     buyer_name: Name
     buyer_email: Email
     channel: Channel
     payment_method: PaymentMethod
-    tickets: Annotated[
-        list[TicketInput], msgspec.Meta(min_length=1, max_length=MAX_TICKETS_PER_ORDER)
-    ]
+    tickets: Annotated[list[TicketInput], msgspec.Meta(max_length=MAX_TICKETS_PER_ORDER)] = []
+    hold_id: UUID | None = None
 
 
 class RefundCreate(msgspec.Struct, forbid_unknown_fields=True):

@@ -8,6 +8,7 @@ from uuid import UUID
 
 import msgspec
 
+from app.schemas.scanning import EntryPolicy
 from app.schemas.text import NO_NUL
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=NO_NUL)]
@@ -50,6 +51,9 @@ class ScannerProfile(msgspec.Struct):
     closes_minutes_after_end: int | None
     valid_from: datetime | None
     valid_until: datetime | None
+    entry_policy: EntryPolicy
+    """single (one admission per ticket ever), reentry (a ticket that has exited may enter
+    again) or multiple (every entry scan admits; passes)."""
 
 
 class ScannerProfileCreate(msgspec.Struct, forbid_unknown_fields=True):
@@ -61,6 +65,7 @@ class ScannerProfileCreate(msgspec.Struct, forbid_unknown_fields=True):
     closes_minutes_after_end: Minutes | None = None
     valid_from: datetime | None = None
     valid_until: datetime | None = None
+    entry_policy: EntryPolicy = "single"
 
 
 class ScannerProfileUpdate(msgspec.Struct, forbid_unknown_fields=True):
@@ -74,3 +79,4 @@ class ScannerProfileUpdate(msgspec.Struct, forbid_unknown_fields=True):
     closes_minutes_after_end: Minutes | msgspec.UnsetType | None = msgspec.UNSET
     valid_from: datetime | msgspec.UnsetType | None = msgspec.UNSET
     valid_until: datetime | msgspec.UnsetType | None = msgspec.UNSET
+    entry_policy: EntryPolicy | msgspec.UnsetType = msgspec.UNSET

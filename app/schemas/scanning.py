@@ -24,7 +24,11 @@ ScanReason = Literal[
     "order_not_confirmed",
     "cancelled",
     "already_scanned",
+    "not_inside",
+    "already_inside",
 ]
+Direction = Literal["entry", "exit"]
+EntryPolicy = Literal["single", "reentry", "multiple"]
 BatchScanStatus = Literal["valid", "scanned", "cancelled", "not_allowed", "not_found"]
 MAX_CODE_LENGTH = 64
 ScannableCode = Annotated[
@@ -46,6 +50,13 @@ ScannedAt = Annotated[
     msgspec.Meta(
         description="When the device scanned (RFC 3339 with an offset); default now, at most 5 "
         "minutes in the future. Windows and validity are decided at this moment."
+    ),
+]
+ScanDirection = Annotated[
+    Direction,
+    msgspec.Meta(
+        description="entry (default) or exit: an exit of a ticket inside lets it out (CONTRACT.md "
+        "section 17)."
     ),
 ]
 MAX_BATCH_SCANS = 500
@@ -93,6 +104,9 @@ class ScanResult(msgspec.Struct):
     cancelled_at: datetime | None
     related_tickets: list[RelatedTicket] | None
     reason: ScanReason | None
+    direction: Direction
+    inside: bool
+    """The ticket's presence after the scan."""
 
 
 class BatchScanResult(msgspec.Struct):
@@ -113,6 +127,9 @@ class BatchScanResult(msgspec.Struct):
     cancelled_at: datetime | None
     related_tickets: list[RelatedTicket] | None
     reason: ScanReason | None
+    direction: Direction
+    inside: bool | None
+    """The ticket's presence after the scan; null when not found."""
 
 
 class BatchScanResults(msgspec.Struct):
@@ -127,6 +144,7 @@ class TicketScan(msgspec.Struct, forbid_unknown_fields=True):
     scanner_id: UUID | None = None
     nonce: Nonce | None = None
     scanned_at: ScannedAt | None = None
+    direction: ScanDirection = "entry"
 
 
 class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
@@ -136,6 +154,7 @@ class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
     scanner_id: UUID | None = None
     nonce: Nonce | None = None
     scanned_at: ScannedAt | None = None
+    direction: ScanDirection = "entry"
 
 
 class BatchScanItem(msgspec.Struct, forbid_unknown_fields=True):
@@ -145,6 +164,7 @@ class BatchScanItem(msgspec.Struct, forbid_unknown_fields=True):
     ticket_id: UUID | None = None
     scannable_code: ScannableCode | None = None
     scanned_at: ScannedAt | None = None
+    direction: ScanDirection = "entry"
 
 
 class BatchScan(msgspec.Struct, forbid_unknown_fields=True):
@@ -167,6 +187,7 @@ class ScanLogEntry(msgspec.Struct):
     scanned_at: datetime
     received_at: datetime
     created_at: datetime
+    direction: Direction
 
 
 class ScanNotice(msgspec.Struct):
@@ -179,3 +200,4 @@ class ScanNotice(msgspec.Struct):
     status: ScanStatus
     reason: ScanReason | None
     scanned_at: datetime
+    direction: Direction

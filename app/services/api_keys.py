@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
 
+from piccolo.custom_types import Combinable
+
 from app.errors import InvalidInput, NotFound, Unauthenticated
 from app.principal import Principal, parse_scopes, requires
 from app.schemas.identity import ApiKeyCreated, ApiKeyRecord
@@ -203,7 +205,7 @@ async def revoke_api_key(
     """Revoke the key (of ``organization_id`` when given; the command line gives none); every
     server process stops accepting it within a few seconds (this one at once). Idempotent.
     ``actor`` revoked it, for the audit log (none: an operator at the command line)."""
-    owned = ApiKey.id == key_id
+    owned: Combinable = ApiKey.id == key_id
     if organization_id is not None:
         owned = owned & (ApiKey.organization_id == organization_id)
     async with transaction():

@@ -72,5 +72,5 @@ async def update_event(principal: Principal, event_id: UUID, data: EventUpdate) 
         merged = {**current, **changes}
         _check_period(merged["starts_at"], merged["ends_at"])
         changes["updated_at"] = utcnow()
-        await EventTable.update(changes).where(EventTable.id == event_id)
+        await EventTable.update(**changes).where(EventTable.id == event_id)
     return to_record(Event, {**current, **changes})

@@ -40,7 +40,8 @@ async def places_left(organization_id: UUID, timeslot_id: UUID, now: datetime) -
     if not rows:
         raise NotFound.resource("timeslot", timeslot_id)
     row = rows[0]
-    return max(row["total_available"] - row["sold"] - row["held"], 0)
+    left: int = max(row["total_available"] - row["sold"] - row["held"], 0)
+    return left
 
 
 def sold_out(left: int, asked: int, what: str) -> SoldOut:

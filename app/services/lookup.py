@@ -15,7 +15,10 @@ async def owned_row(
 ) -> dict[str, Any]:
     row = (
         await table.select()
-        .where(table._meta.primary_key == row_id, table.organization_id == organization_id)
+        .where(
+            table._meta.primary_key == row_id,
+            table._meta.get_column_by_name("organization_id") == organization_id,
+        )
         .first()
     )
     if row is None:

@@ -14,12 +14,12 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 from decimal import Decimal
-from typing import get_args
+from typing import Any, get_args
 from uuid import UUID
 
 import msgspec
 
-from app.errors import Conflict, FieldError, InvalidInput
+from app.errors import Conflict, FieldError, HoldUnavailable, InvalidInput, NotFound
 from app.money import amount, to_cents
 from app.principal import Principal, requires
 from app.records import to_record
@@ -32,11 +32,12 @@ from app.schemas.orders import (
     OrderCreate,
     OrderStatus,
     RefundCreate,
+    TicketInput,
 )
 from app.schemas.webhook_events import OrderConfirmed, OrderCreated
 from app.services import audit
 from app.services.audit import Target
-from app.services.holds import places_left, sold_out
+from app.services.holds import hold_record, places_left, sold_out
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
@@ -136,8 +137,18 @@ async def watch_order_changes(
 
 @requires("orders.write")
 async def place_order(principal: Principal, data: OrderCreate) -> Order:
-    """Create a pending order and its valid tickets; emits ``order.created``."""
+    """Create a pending order and its valid tickets, from a hold (``hold_id``: its places, the
+    hold becomes ``converted``) or outright; emits ``order.created``."""
     _check_emails(data)
+    if data.hold_id is not None:
+        return await _place_from_hold(principal.organization_id, data.hold_id, data)
+    missing = [
+        name for name in ("event_id", "event_timeslot_id") if getattr(data, name) is None
+    ] + ([] if data.tickets else ["tickets"])
+    if missing:
+        errors = [FieldError(name, "required without hold_id") for name in missing]
+        raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
+    assert data.event_id is not None and data.event_timeslot_id is not None
     organization_id = principal.organization_id
     count = len(data.tickets)
     async with transaction():
@@ -155,54 +166,111 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
         claimed = timeslot["sold"] + timeslot["held"] + count > timeslot["total_available"]
         if claimed:  # too few places as read: the 409 (or the lapsed holds' places) at once
             await _claim_capacity(organization_id, data.event_timeslot_id, count, now)
-        total = sum(
-            (to_cents(types[t.ticket_type_id]["price"]) for t in data.tickets), Decimal("0.00")
+        placed = await _write_order(
+            organization_id,
+            uuid.uuid4(),
+            data.event_id,
+            data.event_timeslot_id,
+            data,
+            data.tickets,
+            types,
+            now,
         )
-        order = OrderTable(
-            organization_id=organization_id,
-            event_id=data.event_id,
-            event_timeslot_id=data.event_timeslot_id,
-            buyer_name=data.buyer_name,
-            buyer_email=data.buyer_email.lower(),
-            channel=data.channel,
-            payment_method=data.payment_method,
-            total_price=total,
-            created_at=now,
-            updated_at=now,
-        )
-        await order.save()
-        await Ticket.insert(
-            *[
-                Ticket(
-                    organization_id=organization_id,
-                    event_id=data.event_id,
-                    event_timeslot_id=data.event_timeslot_id,
-                    ticket_type_id=ticket.ticket_type_id,
-                    order_id=order.id,
-                    scannable_code=new_scannable_code(),
-                    owner_name=ticket.owner_name or data.buyer_name,
-                    owner_email=(ticket.owner_email or data.buyer_email).lower(),
-                    seat=ticket.seat,
-                    sequence=sequence,
-                    swappable=types[ticket.ticket_type_id]["swappable"],
-                    metadata=msgspec.json.encode(ticket.metadata).decode(),
-                    metadata_fields=msgspec.json.encode(
-                        [
-                            {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
-                            for f in ticket.metadata_fields
-                        ]
-                    ).decode(),
-                    created_at=now,
-                    updated_at=now,
-                )
-                for sequence, ticket in enumerate(data.tickets, start=1)
-            ]
-        )
-        await record_event(organization_id, OrderCreated(order_id=order.id, event_id=data.event_id))
-        placed = to_record(Order, order.to_dict())
-        await _announce(organization_id, "CREATED", placed)
         if not claimed:  # last: the timeslot's row is locked from here to the commit only
             await _claim_capacity(organization_id, data.event_timeslot_id, count, now)
+    return placed
+
+
+async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCreate) -> Order:
+    """The order of an active hold: the hold is converted first (409 ``hold-unavailable`` when
+    it is not active any more), its places move from held to sold in the last statement."""
+    now = utcnow()
+    order_id = uuid.uuid4()
+    async with transaction():
+        hold = await holds.convert(organization_id, hold_id, order_id, now)
+        if hold is None:
+            found = await holds.find(organization_id, hold_id)
+            if found is None:
+                raise NotFound.resource("hold", hold_id)
+            status = hold_record(found, now).status
+            raise HoldUnavailable(f"The hold is {status}; hold places again")
+        event_id, timeslot_id = hold["event_id"], hold["event_timeslot_id"]
+        for name, held in (("event_id", event_id), ("event_timeslot_id", timeslot_id)):
+            if getattr(data, name) not in (None, held):
+                raise InvalidInput.field(name, "is not the hold's")
+        held_types = [ticket["ticket_type_id"] for ticket in msgspec.json.decode(hold["tickets"])]
+        tickets = data.tickets or [TicketInput(ticket_type_id=UUID(t)) for t in held_types]
+        if sorted(str(t.ticket_type_id) for t in tickets) != sorted(held_types):
+            raise InvalidInput.field(
+                "tickets", "must name exactly the held ticket types (or be left out)"
+            )
+        types = await sellable_ticket_types(
+            organization_id, event_id, timeslot_id, {t.ticket_type_id for t in tickets}, lock=True
+        )
+        placed = await _write_order(
+            organization_id, order_id, event_id, timeslot_id, data, tickets, types, now
+        )
+        await holds.sell_held(timeslot_id, hold["quantity"])  # last: see place_order
+    return placed
+
+
+async def _write_order(
+    organization_id: UUID,
+    order_id: UUID,
+    event_id: UUID,
+    timeslot_id: UUID,
+    data: OrderCreate,
+    tickets: list[TicketInput],
+    types: dict[UUID, dict[str, Any]],
+    now: datetime,
+) -> Order:
+    """Insert the pending order and its valid tickets, record ``order.created`` and announce it
+    (inside the caller's transaction; the places are the caller's to take)."""
+    total = sum((to_cents(types[t.ticket_type_id]["price"]) for t in tickets), Decimal("0.00"))
+    order = OrderTable(
+        id=order_id,
+        organization_id=organization_id,
+        event_id=event_id,
+        event_timeslot_id=timeslot_id,
+        buyer_name=data.buyer_name,
+        buyer_email=data.buyer_email.lower(),
+        channel=data.channel,
+        payment_method=data.payment_method,
+        total_price=total,
+        created_at=now,
+        updated_at=now,
+    )
+    await order.save()
+    await Ticket.insert(
+        *[
+            Ticket(
+                organization_id=organization_id,
+                event_id=event_id,
+                event_timeslot_id=timeslot_id,
+                ticket_type_id=ticket.ticket_type_id,
+                order_id=order.id,
+                scannable_code=new_scannable_code(),
+                owner_name=ticket.owner_name or data.buyer_name,
+                owner_email=(ticket.owner_email or data.buyer_email).lower(),
+                seat=ticket.seat,
+                sequence=sequence,
+                swappable=types[ticket.ticket_type_id]["swappable"],
+                metadata=msgspec.json.encode(ticket.metadata).decode(),
+                metadata_fields=msgspec.json.encode(
+                    [
+                        {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
+                        for f in ticket.metadata_fields
+                    ]
+                ).decode(),
+                created_at=now,
+                updated_at=now,
+            )
+            for sequence, ticket in enumerate(tickets, start=1)
+        ]
+    )
+    await record_event(organization_id, OrderCreated(order_id=order.id, event_id=event_id))
+    placed = to_record(Order, order.to_dict())
+    await _announce(organization_id, "CREATED", placed)
     return placed
 
 

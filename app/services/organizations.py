@@ -107,7 +107,8 @@ async def member_id(organization_id: UUID, email: str) -> UUID:
     )
     if row is None:
         raise NotFound(f"No member {email} in organization {organization_id}")
-    return row["user_id"]
+    user_id: UUID = row["user_id"]
+    return user_id
 
 
 async def memberships_of(user_id: UUID) -> list[MembershipRecord]:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import timedelta
+from typing import cast
 from uuid import UUID
 
 from app.errors import InvalidInput, NotFound
 from app.pagination import Page
 from app.principal import Principal, requires
-from app.records import mapper
+from app.records import mapper, to_record
+from app.resources import Resource
 from app.schemas.overview import EventOverview, TimeslotSales
 from app.services.timeslots import TIMESLOTS
 from app.timeutil import utcnow
@@ -24,7 +26,8 @@ RECENT = timedelta(hours=12)
 night's event is still there while its door closes."""
 MAX_UPCOMING = 100
 
-TIMESLOT_SALES = dataclasses.replace(TIMESLOTS, record=TimeslotSales)
+# dataclasses.replace keeps the declared type parameter when ``record`` changes.
+TIMESLOT_SALES = cast(Resource[TimeslotSales], dataclasses.replace(TIMESLOTS, record=TimeslotSales))
 """The timeslots of an event with their sales: the timeslots' list, another record."""
 
 
@@ -34,8 +37,8 @@ async def upcoming_events(principal: Principal, *, limit: int = 20) -> list[Even
     if not 1 <= limit <= MAX_UPCOMING:
         raise InvalidInput.field("limit", f"must be between 1 and {MAX_UPCOMING}, got {limit}")
     rows = await overview.upcoming(principal.organization_id, utcnow() - RECENT, limit)
-    to_record = mapper(EventOverview)
-    return [to_record(row) for row in rows]
+    as_overview = mapper(EventOverview)
+    return [as_overview(row) for row in rows]
 
 
 @requires("events.read")
@@ -44,7 +47,7 @@ async def event_overview(principal: Principal, event_id: UUID) -> EventOverview:
     row = await overview.one(principal.organization_id, event_id)
     if row is None:
         raise NotFound.resource("event", event_id)
-    return mapper(EventOverview)(row)
+    return to_record(EventOverview, row)
 
 
 @requires("events.read")

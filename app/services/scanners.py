@@ -41,7 +41,7 @@ from db.tables import Scanner as ScannerTable
 from db.tables import ScannerProfile as ProfileTable
 from db.transactions import transaction
 
-TARGETS: dict[str, tuple[type[Table], ForeignKey]] = {
+TARGETS: dict[str, tuple[type[Table], ForeignKey[Any]]] = {
     "event_ids": (Event, ScannerProfileTarget.event_id),
     "ticket_type_ids": (TicketType, ScannerProfileTarget.ticket_type_id),
     "timeslot_ids": (Timeslot, ScannerProfileTarget.timeslot_id),
@@ -135,7 +135,7 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
         )
     async with transaction():
         updated = (
-            await ScannerTable.update(changes)
+            await ScannerTable.update(**changes)
             .where(
                 ScannerTable.id == scanner_id,
                 ScannerTable.organization_id == principal.organization_id,
@@ -179,7 +179,8 @@ async def _check_targets(organization_id: UUID, lists: dict[str, list[UUID]]) ->
             row["id"]
             for row in await locked(
                 table.select(table._meta.primary_key).where(
-                    table._meta.primary_key.is_in(wanted), table.organization_id == organization_id
+                    table._meta.primary_key.is_in(wanted),
+                    table._meta.get_column_by_name("organization_id") == organization_id,
                 ),
                 "KEY SHARE",
             )
@@ -203,7 +204,7 @@ async def _replace_targets(profile_id: UUID, targets: Targets) -> None:
         reduce(operator.or_, [column.is_not_null() for column in columns]),
     )
     rows = [
-        ScannerProfileTarget(profile_id=profile_id, **{TARGETS[field][1]._meta.name: target_id})
+        ScannerProfileTarget({TARGETS[field][1]: target_id}, profile_id=profile_id)
         for field, ids in targets.items()
         for target_id in ids
     ]
@@ -226,6 +227,7 @@ async def create_profile(principal: Principal, data: ScannerProfileCreate) -> Sc
         closes_minutes_after_end=data.closes_minutes_after_end,
         valid_from=valid_from,
         valid_until=valid_until,
+        entry_policy=data.entry_policy,
         created_at=now,
         updated_at=now,
     )
@@ -261,7 +263,7 @@ async def update_profile(
     async with transaction():
         targets = await _check_targets(principal.organization_id, lists)
         updated = (
-            await ProfileTable.update(changes)
+            await ProfileTable.update(**changes)
             .where(
                 ProfileTable.id == profile_id,
                 ProfileTable.organization_id == principal.organization_id,

@@ -43,6 +43,8 @@ from app.schemas.scanning import (
     MAX_NONCE_LENGTH,
     BatchScan,
     BatchScanResult,
+    Direction,
+    EntryPolicy,
     RelatedTicket,
     ScanEvent,
     ScanLogEntry,
@@ -94,6 +96,7 @@ class ScannerRules:
     closes_minutes_after_end: int | None = None
     valid_from: datetime | None = None
     valid_until: datetime | None = None
+    entry_policy: EntryPolicy = "single"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,21 @@ class TicketState:
     starts_at: datetime
     ends_at: datetime
     row: dict[str, Any]
+    inside: bool = False
+    presence_at: datetime | None = None
+    """The ``scanned_at`` of the latest valid scan (presence is its direction)."""
+
+    def after(self, attempt: Attempt) -> TicketState:
+        """The ticket after a valid ``attempt``: admitted on its first entry; its presence the
+        attempt's direction when the attempt is its latest valid scan by ``scanned_at``."""
+        changed = self
+        if attempt.direction == "entry" and self.status == "valid":
+            changed = replace(changed, status="scanned", scanned_at=attempt.scanned_at)
+        if self.presence_at is None or attempt.scanned_at > self.presence_at:
+            changed = replace(
+                changed, inside=attempt.direction == "entry", presence_at=attempt.scanned_at
+            )
+        return changed
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +142,7 @@ class Attempt:
     scannable_code: str | None
     nonce: str | None
     scanned_at: datetime
+    direction: Direction = "entry"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +153,30 @@ class FirstAttempt:
     status: ScanStatus
     reason: ScanReason | None
     result_scanned_at: datetime | None
+    scanned_at: datetime
+    direction: Direction
+    inside: bool | None
+    """The presence the first answer carried (None when logged before it was kept)."""
+
+    @property
+    def scanned_before(self) -> bool:
+        """Whether the ticket had been admitted before this attempt: only a first admission
+        carries the attempt's own moment as the ticket's ``scanned_at``."""
+        if self.result_scanned_at is None:
+            return False
+        return not (
+            self.status == "valid"
+            and self.direction == "entry"
+            and self.result_scanned_at == self.scanned_at
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """The outcome of one attempt. ``ticket`` is None when no ticket has the id or code;
-    ``scanned_at`` is the result's (the ticket's admission time, when it has one);
-    ``replayed`` when the nonce was used before (nothing is recorded for it)."""
+    """The outcome of one attempt. ``ticket`` is None when no ticket has the id or code, else
+    the ticket after the attempt (``before``: as the attempt found it); ``scanned_at`` is the
+    result's (the ticket's admission time, when it has one); ``replayed`` when the nonce was
+    used before (nothing is recorded for it)."""
 
     attempt: Attempt
     ticket: TicketState | None
@@ -149,6 +185,7 @@ class Answer:
     scanned_before: bool = False
     scanned_at: datetime | None = None
     replayed: bool = False
+    before: TicketState | None = None
 
     @property
     def recorded(self) -> bool:
@@ -189,17 +226,28 @@ class Tickets:
                 status=row["status"],
                 scanned_at=row["scanned_at"],
                 cancelled_at=row["cancelled_at"],
+                inside=row["inside"],
+                presence_at=row["presence_at"],
             )
             self.by_id[ticket.id] = changed
             self.by_code[ticket.row["scannable_code"]] = changed
 
 
 def decide(
-    scanner: ScannerRules, ticket: TicketState, now: datetime, received_at: datetime | None = None
+    scanner: ScannerRules,
+    ticket: TicketState,
+    now: datetime,
+    received_at: datetime | None = None,
+    direction: Direction = "entry",
 ) -> Outcome:
     """Steps 3 to 7 of the decision order (the scanner and the ticket are known), at ``now``
     (the moment the device scanned). A profile past its validity when the scan arrives
-    (``received_at``) refuses it whatever ``now`` (CONTRACT.md section 11)."""
+    (``received_at``) refuses it whatever ``now`` (CONTRACT.md section 11).
+
+    Section 17: an exit lets out a ticket that is inside (after the scanner's rules, before the
+    ticket's: a ticket cancelled while its holder is inside may still leave, so the count of
+    those inside stays true); an entry of a ticket admitted before follows the profile's
+    ``entry_policy``."""
     arrived = now if received_at is None else received_at
     if not scanner.active:
         return "not_allowed", "scanner_inactive"
@@ -219,12 +267,17 @@ def decide(
         return "not_allowed", "too_early"
     if scanner.valid_until is not None and max(now, arrived) > scanner.valid_until:
         return "not_allowed", "too_late"
+    if direction == "exit":
+        return ("valid", None) if ticket.inside else ("not_allowed", "not_inside")
     if ticket.status == "cancelled" or ticket.order_status == "cancelled":
         return "cancelled", "cancelled"
     if ticket.order_status == "pending":
         return "not_allowed", "order_not_confirmed"
     if ticket.status == "scanned":
-        return "scanned", "already_scanned"
+        if scanner.entry_policy == "single":
+            return "scanned", "already_scanned"
+        if scanner.entry_policy == "reentry" and ticket.inside:
+            return "scanned", "already_inside"
     return "valid", None
 
 
@@ -251,7 +304,8 @@ def plan(
         elif nonce is not None and nonce in seen:
             first = seen[nonce].ticket
             _same_ticket(attempt, found, first.id if first else None)
-            answer = replace(seen[nonce], attempt=attempt, replayed=True)
+            first_attempt = replace(attempt, direction=seen[nonce].attempt.direction)
+            answer = replace(seen[nonce], attempt=first_attempt, replayed=True)
         else:
             answer = _decide_attempt(scanner, attempt, found, current, received_at)
         if nonce is not None:
@@ -278,25 +332,25 @@ def _decide_attempt(
 ) -> Answer:
     if found is None:
         return Answer(attempt, None)
-    ticket = current[found.id]
-    status, reason = decide(scanner, ticket, attempt.scanned_at, received_at)
-    scanned_before = ticket.scanned_at is not None
-    if status == "valid":
-        ticket = replace(ticket, status="scanned", scanned_at=attempt.scanned_at)
-        current[ticket.id] = ticket
-    return Answer(attempt, ticket, status, reason, scanned_before, ticket.scanned_at)
+    before = current[found.id]
+    status, reason = decide(scanner, before, attempt.scanned_at, received_at, attempt.direction)
+    ticket = before.after(attempt) if status == "valid" else before
+    current[ticket.id] = ticket
+    scanned_before = before.scanned_at is not None
+    return Answer(attempt, ticket, status, reason, scanned_before, ticket.scanned_at, before=before)
 
 
 def _replay(attempt: Attempt, first: FirstAttempt, current: dict[UUID, TicketState]) -> Answer:
-    """The first result of a nonce: its status, reason and ``scanned_at`` (and so whether the
-    ticket had been scanned before it)."""
-    scanned_before = first.status != "valid" and first.result_scanned_at is not None
+    """The first result of a nonce: its status, reason, direction and ``scanned_at`` (and so
+    whether the ticket had been scanned before it) and presence."""
+    ticket = current[first.ticket_id]
+    inside = ticket.inside if first.inside is None else first.inside
     return Answer(
-        attempt,
-        current[first.ticket_id],
+        replace(attempt, direction=first.direction),
+        replace(ticket, inside=inside),
         first.status,
         first.reason,
-        scanned_before,
+        first.scanned_before,
         first.result_scanned_at,
         replayed=True,
     )
@@ -311,11 +365,12 @@ async def scan_ticket(
     scanner_id: UUID | None = None,
     nonce: str | None = None,
     scanned_at: datetime | None = None,
+    direction: Direction = "entry",
     now: datetime | None = None,
 ) -> ScanResult:
     """Scan the ticket named by exactly one of ``ticket_id`` and ``scannable_code``, as the
-    device did at ``scanned_at`` (default: now). A ``nonce`` used before answers its first
-    result again.
+    device did at ``scanned_at`` (default: now), on its way in or out (``direction``). A
+    ``nonce`` used before answers its first result again.
 
     ``now`` is the server's clock (tests pin it to probe the window edges).
     """
@@ -328,6 +383,7 @@ async def scan_ticket(
         scannable_code,
         nonce,
         _scanned_at(scanned_at, received_at, "scanned_at"),
+        direction,
     )
     organization_id = principal.organization_id
     async with transaction():
@@ -393,7 +449,9 @@ def _attempts(data: BatchScan, received_at: datetime) -> list[Attempt]:
         except InvalidInput as error:
             errors += error.errors
             continue
-        attempts.append(Attempt(position, item.ticket_id, item.scannable_code, item.nonce, at))
+        attempts.append(
+            Attempt(position, item.ticket_id, item.scannable_code, item.nonce, at, item.direction)
+        )
     if errors:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
     return attempts
@@ -467,6 +525,7 @@ async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRul
         closes_minutes_after_end=row["closes_minutes_after_end"],
         valid_from=row["valid_from"],
         valid_until=row["valid_until"],
+        entry_policy=row["entry_policy"],
     )
 
 
@@ -491,6 +550,8 @@ def _ticket_state(row: dict[str, Any]) -> TicketState:
         starts_at=row["timeslot_starts_at"],
         ends_at=row["timeslot_ends_at"],
         row=row,
+        inside=bool(row["inside"]),
+        presence_at=row["presence_at"],
     )
 
 
@@ -504,6 +565,8 @@ def _log_row(log_id: UUID, answer: Answer) -> dict[str, Any]:
         "scanned_at": answer.attempt.scanned_at,
         "nonce": answer.attempt.nonce,
         "result_scanned_at": answer.scanned_at,
+        "direction": answer.attempt.direction,
+        "result_inside": answer.ticket.inside,
     }
 
 
@@ -528,15 +591,11 @@ async def _execute(
         firsts = await _first_attempts(organization_id, taken)
         written = {p: row for p, row in written.items() if row["id"] in claimed}
         answers = plan(scanner, attempts, tickets, firsts, received_at)
-    admitted: set[UUID] = set()
-    while wanted := [
-        (a.ticket.id, a.attempt.scanned_at)
-        for a in answers.values()
-        if a.status == "valid" and not a.replayed and a.ticket and a.ticket.id not in admitted
-    ]:
-        won = await statements.admit(organization_id, wanted, utcnow())
-        admitted |= won
-        lost = [ticket_id for ticket_id, _ in wanted if ticket_id not in won]
+    applied: set[UUID] = set()
+    while wanted := _changes(answers, tickets, applied):
+        won = await statements.apply(organization_id, wanted, utcnow())
+        applied |= won
+        lost = [change.id for change in wanted if change.id not in won]
         if not lost:
             break
         tickets.update(await statements.ticket_states(lost))
@@ -544,10 +603,10 @@ async def _execute(
     final = {position: answers[position] for position in written}
     await statements.correct(
         [
-            (row["id"], answer.status, answer.reason, answer.scanned_at)
+            (row["id"], *outcome)
             for position, row in written.items()
-            if (row["status"], row["reason"], row["result_scanned_at"])
-            != ((answer := final[position]).status, answer.reason, answer.scanned_at)
+            if (row["status"], row["reason"], row["result_scanned_at"], row["result_inside"])
+            != (outcome := _outcome(final[position]))
         ]
     )
     in_order = sorted(final.values(), key=lambda a: (a.attempt.scanned_at, a.attempt.position))
@@ -555,12 +614,62 @@ async def _execute(
     return [answers[attempt.position] for attempt in attempts]
 
 
+def _outcome(answer: Answer) -> tuple[Any, ...]:
+    """What the scan log keeps of an answer, for a repeated nonce."""
+    assert answer.ticket is not None
+    return answer.status, answer.reason, answer.scanned_at, answer.ticket.inside
+
+
+def _changes(
+    answers: dict[int, Answer], tickets: Tickets, applied: set[UUID]
+) -> list[statements.Change]:
+    """What the valid attempts do to each ticket not yet ``applied``: its state before the
+    operation (the condition of the write), after it, and what it adds to the attendance."""
+    changes: dict[UUID, statements.Change] = {}
+    for answer in sorted(
+        answers.values(), key=lambda a: (a.attempt.scanned_at, a.attempt.position)
+    ):
+        ticket, before = answer.ticket, answer.before
+        if answer.status != "valid" or answer.replayed or ticket is None or before is None:
+            continue
+        if ticket.id in applied:
+            continue
+        first = tickets.by_id[ticket.id]
+        change = changes.get(ticket.id) or statements.Change(
+            id=ticket.id,
+            event_id=ticket.event_id,
+            timeslot_id=ticket.timeslot_id,
+            old_status=first.status,
+            old_inside=first.inside,
+            old_presence_at=first.presence_at,
+        )
+        entry = answer.attempt.direction == "entry"
+        changes[ticket.id] = replace(
+            change,
+            status=ticket.status,
+            scanned_at=ticket.scanned_at,
+            inside=ticket.inside,
+            presence_at=ticket.presence_at,
+            admitted=change.admitted + (before.status == "valid" and ticket.status == "scanned"),
+            inside_change=change.inside_change + ticket.inside - before.inside,
+            entries=change.entries + entry,
+            exits=change.exits + (not entry),
+        )
+    return list(changes.values())
+
+
 async def _first_attempts(organization_id: UUID, nonces: Sequence[str]) -> dict[str, FirstAttempt]:
     """The first results of nonces used before (a nonce names its ticket for good)."""
     rows = await statements.first_attempts(organization_id, nonces)
     return {
         row["nonce"]: FirstAttempt(
-            row["ticket_id"], row["status"], row["reason"], row["result_scanned_at"]
+            row["ticket_id"],
+            row["status"],
+            row["reason"],
+            row["result_scanned_at"],
+            row["scanned_at"],
+            row["direction"],
+            row["result_inside"],
         )
         for row in rows
     }
@@ -575,7 +684,8 @@ async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answe
         ticket = answer.ticket
         assert ticket is not None and answer.status is not None
         at = answer.attempt.scanned_at
-        if answer.status == "valid":
+        direction = answer.attempt.direction
+        if answer.status == "valid" and direction == "entry":
             events.append(
                 TicketScanned(
                     ticket_id=ticket.id,
@@ -586,7 +696,7 @@ async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answe
                 )
             )
         notice = ScanNotice(
-            ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at
+            ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at, direction
         )
         notices.append((ticket.event_id, notice))
     await record_events(organization_id, events)
@@ -613,9 +723,6 @@ def _count(answers: Sequence[Answer]) -> None:
     for answer in answers:
         if answer.recorded:
             count_scan(answer.status or "", answer.reason)
-
-
-_to_related = mapper(RelatedTicket)
 
 
 def _result_fields(answer: Answer, related: Related) -> dict[str, Any]:
@@ -647,6 +754,8 @@ def _result_fields(answer: Answer, related: Related) -> dict[str, Any]:
         if others is None
         else [other for other in others if other.id != ticket.id],
         "reason": answer.reason,
+        "direction": answer.attempt.direction,
+        "inside": ticket.inside,
     }
 
 
@@ -672,5 +781,7 @@ def _batch_result(answer: Answer, related: Related) -> BatchScanResult:
             cancelled_at=None,
             related_tickets=None,
             reason=None,
+            direction=answer.attempt.direction,
+            inside=None,
         )
     return BatchScanResult(nonce=nonce, **_result_fields(answer, related))

@@ -84,7 +84,7 @@ async def update_ticket_type(
     async with transaction():
         if changes:
             rows = (
-                await TicketTypeTable.update(changes)
+                await TicketTypeTable.update(**changes)
                 .where(*where)
                 .returning(*TicketTypeTable.all_columns())
             )

@@ -9,7 +9,7 @@ import secrets
 from typing import Any, get_args
 from uuid import UUID
 
-from piccolo.columns.combination import Combinable
+from piccolo.custom_types import Combinable
 
 from app.principal import Principal, requires
 from app.records import to_record

@@ -160,7 +160,7 @@ async def update_timeslot(
     async with transaction():
         capacity = changes.get("total_available")
         if changes:
-            query = TimeslotTable.update(changes).where(
+            query = TimeslotTable.update(**changes).where(
                 *where, *([] if capacity is None else [WhereRaw("sold + held <= {}", capacity)])
             )
             rows = await query.returning(*TimeslotTable.all_columns())

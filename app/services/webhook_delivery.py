@@ -140,7 +140,7 @@ def signing_secrets(claimed: deliveries.Claimed, now: datetime) -> list[str]:
 
 
 def _unjittered_backoff(attempt: int, base: float) -> float:
-    return min(base * 2 ** (attempt - 1), MAX_BACKOFF_SECONDS)
+    return min(base * 2.0 ** (attempt - 1), MAX_BACKOFF_SECONDS)
 
 
 def backoff_seconds(attempt: int, base: float) -> float:
@@ -413,6 +413,8 @@ async def attempt_delivery(
             return claim
         started_at = utcnow()
         clock = time.perf_counter()
+        status_code: int | None
+        error: str | None
         if not claim.active:
             status_code, error = None, "subscription disabled"
             verdict = "failed"

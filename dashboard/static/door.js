@@ -21,6 +21,7 @@
     document.getElementById("door-admitted").textContent = scan.admitted;
     document.getElementById("door-sold").textContent = scan.sold;
     document.getElementById("door-capacity").textContent = scan.capacity;
+    document.getElementById("door-inside").textContent = scan.inside;
     var meter = document.querySelector("#door-meter .meter");
     if (meter) {
       var share = scan.sold ? Math.min(100, 100 * scan.admitted / scan.sold) : 0;
@@ -49,6 +50,11 @@
     live.textContent = "Live: scans appear here as they happen.";
   });
   stream.addEventListener("scan", function (message) { show(JSON.parse(message.data)); });
+  stream.addEventListener("signed-out", function () {
+    stream.close();
+    door.setAttribute("data-live", "off");
+    live.textContent = "Signed out: this view no longer updates. Sign in again to follow the door.";
+  });
   stream.addEventListener("error", function () {
     door.setAttribute("data-live", "off");
     live.textContent = "Reconnecting… (the list below may miss scans until then)";

@@ -17,6 +17,7 @@ import pytest
 from db.tables import Ticket
 from db.transactions import transaction
 from tests.migrations.test_migrations import BEFORE, _order, _seed, fresh
+from tests.statements import count_statements
 from tests.support import (
     Tenant,
     create_scanner,
@@ -155,6 +156,38 @@ async def test_counts_spread_over_many_connections_are_folded_and_stay_exact(
     )
     assert [(row["shard"], row["valid"], row["cancelled"]) for row in rows] == [(0, 41, -40)]
     assert (await listed(client, tenant, event_id))["tickets"] == 1
+
+
+async def test_a_page_under_an_event_is_one_statement_with_its_total_or_a_404(
+    client: httpx.AsyncClient, tenant: Tenant, make_tenant: Any
+) -> None:
+    venue = await create_venue(client, tenant)
+    event_id = venue.event["id"]
+    other = await make_tenant()
+    path = f"/events/{event_id}/tickets"
+    for credential in (tenant, other):  # its key read once, then kept by the process
+        ok(await client.get("/whoami", headers=credential.headers))
+    with count_statements() as counter:
+        empty = ok(await client.get(path, headers=tenant.headers))
+    assert empty["data"] == [] and empty["pagination"]["total"] == 0
+    assert counter.count == 1, counter.statements
+    for _ in range(3):
+        await place_order(client, tenant, event_id, venue.timeslot["id"],
+                          [venue.ticket_type["id"]] * 2)  # fmt: skip
+    for limit, offset in ((4, 0), (4, 4), (25, 0)):
+        with count_statements() as counter:
+            page = ok(
+                await client.get(
+                    path, params={"limit": limit, "offset": offset}, headers=tenant.headers
+                )
+            )
+        assert len(page["data"]) == min(limit, 6 - offset)
+        assert page["pagination"]["total"] == 6
+        assert page["pagination"]["has_more"] == (offset + limit < 6)
+        assert counter.count == 1, counter.statements
+    with count_statements() as counter:
+        problem(await client.get(path, headers=other.headers), 404)
+    assert counter.count == 1, counter.statements
 
 
 async def test_totals_of_another_organization_are_not_read(

@@ -40,6 +40,7 @@ from app.services.oauth.clients import create_client
 from app.services.oauth.dev_idp import ensure_dev_idp, mint_user_token
 from app.services.oauth.tokens import authenticate_access_token
 from app.settings import get_settings
+from app.stored_secrets import hash_secret
 from db.tables import OAuthClient, OAuthRefreshToken
 from tests.conftest import AppClient
 from tests.harness import free_port
@@ -1176,3 +1177,93 @@ async def test_the_issuer_is_the_public_url_the_app_was_given(
     # The same token is not accepted by the app of another public URL: its issuer differs.
     async with app_client() as default:
         problem(await default.get("/events", headers=bearer(token["access_token"])), 401)
+
+
+async def cli(*args: str) -> dict[str, Any]:
+    """``ticketing ARGS`` as an operator runs it: its one JSON line."""
+    process = await asyncio.create_subprocess_exec(
+        TICKETING, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    return json.loads(out)
+
+
+async def test_an_operator_disables_enables_rotates_and_deletes_an_application(
+    app: Litestar,
+    client: httpx.AsyncClient,
+    browser: httpx.AsyncClient,
+    register: Callable[..., Any],
+    idp_dir: Path,
+) -> None:
+    """Issue 24 item 8: a leaked client secret kept getting tokens; the CLI could only create."""
+    from db.tables import AuditEntry
+
+    registered = await register()
+    oauth = await walk_code_flow(app, browser, registered, idp_dir)
+    refresh = oauth.token["refresh_token"]
+    machine = await third_party(app, registered).fetch_token(
+        TOKEN_URL, grant_type="client_credentials"
+    )
+    tokens = [oauth.token["access_token"], machine["access_token"]]
+    for token in tokens:
+        ok(await client.get("/whoami", headers=bearer(token)))
+    basic = httpx.BasicAuth(registered.client_id, registered.client_secret or "")
+    credentials = {"grant_type": "client_credentials"}
+
+    assert await cli("oauth-client", "disable", registered.client_id) == {
+        "client_id": registered.client_id,
+        "disabled": True,
+    }
+    for token in tokens:
+        problem(await client.get("/whoami", headers=bearer(token)), 401)
+    token_error(
+        await client.post("/oauth2/token", data=credentials, auth=basic), 401, "invalid_client"
+    )
+
+    await cli("oauth-client", "enable", registered.client_id)
+    for token in tokens:
+        ok(await client.get("/whoami", headers=bearer(token)))
+
+    rotated = await cli("oauth-client", "rotate-secret", registered.client_id)
+    new_secret = rotated["client_secret"]
+    assert new_secret.startswith("cs_") and new_secret != registered.client_secret
+    token_error(
+        await client.post("/oauth2/token", data=credentials, auth=basic), 401, "invalid_client"
+    )
+    fresh = await client.post(
+        "/oauth2/token", data=credentials, auth=httpx.BasicAuth(registered.client_id, new_secret)
+    )
+    tokens.append(ok(fresh)["access_token"])
+
+    await cli("oauth-client", "delete", registered.client_id)
+    for token in tokens:
+        problem(await client.get("/whoami", headers=bearer(token)), 401)
+    assert not await OAuthRefreshToken.exists().where(
+        OAuthRefreshToken.token_hash == hash_secret(refresh)
+    )
+    refreshed = await client.post(
+        "/oauth2/token",
+        data={"grant_type": "refresh_token", "refresh_token": refresh},
+        auth=httpx.BasicAuth(registered.client_id, new_secret),
+    )
+    token_error(refreshed, 401, "invalid_client")
+
+    actions = (
+        await AuditEntry.select(AuditEntry.action, AuditEntry.actor_via)
+        .where(AuditEntry.target_id == registered.client_id)
+        .order_by(AuditEntry.created_at)
+    )
+    assert [(row["action"], row["actor_via"]) for row in actions] == [
+        ("oauth_application.create", "cli"),
+        ("oauth_application.disable", "cli"),
+        ("oauth_application.enable", "cli"),
+        ("oauth_application.rotate_secret", "cli"),
+        ("oauth_application.delete", "cli"),
+    ]
+    missing = await asyncio.create_subprocess_exec(
+        TICKETING, "oauth-client", "disable", registered.client_id,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await missing.communicate()
+    assert missing.returncode != 0 and len(err.decode().strip().splitlines()) == 1, err

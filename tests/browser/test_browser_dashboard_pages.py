@@ -92,6 +92,7 @@ async def test_an_admin_runs_the_night_from_the_dashboard(
         await page.goto(f"{base_url}/dashboard/door/{venue.event['id']}")
         await expect(page.locator("#door[data-live=on]")).to_have_count(1)
         await expect(page.locator("#door-admitted")).to_have_text("1")
+        await expect(page.locator("#door-inside")).to_have_text("1")
         code = door.tickets[0]["scannable_code"]
         ok(
             await api.post(
@@ -102,6 +103,7 @@ async def test_an_admin_runs_the_night_from_the_dashboard(
         await expect(newest).to_contain_text("Admitted", timeout=1000)
         await expect(newest).to_contain_text("Ada Buyer", timeout=1000)
         await expect(page.locator("#door-admitted")).to_have_text("2", timeout=1000)
+        await expect(page.locator("#door-inside")).to_have_text("2", timeout=1000)
         ok(await api.post("/scans", json={"scannable_code": code}))
         await expect(newest).to_contain_text("Already scanned", timeout=1000)
         await page.screenshot(path=ARTIFACTS / "dashboard-door-viewport.png")
@@ -203,3 +205,28 @@ async def test_the_door_view_works_without_javascript(
             )
     finally:
         await context.close()
+
+
+async def test_the_door_view_stops_when_its_member_signs_out(
+    base_url: str, offline: tuple[BrowserContext, Offline], tenant: Tenant
+) -> None:
+    """Issue 24 item 2: after sign-out in another tab, the door view kept streaming scans with
+    their owners' names. It must stop within seconds and say why."""
+    context, recorder = offline
+    async with httpx.AsyncClient(base_url=base_url, headers=tenant.headers, timeout=20) as api:
+        door = await open_door(api, tenant, tickets=2, title="Last call")
+        page = await sign_in(context, base_url, tenant.email)
+        await page.goto(f"{base_url}/dashboard/door/{door.venue.event['id']}")
+        status = page.locator("#door-live")
+        await expect(status).to_contain_text("Live")
+        other_tab = await context.new_page()
+        await other_tab.goto(f"{base_url}/dashboard")
+        await other_tab.get_by_role("button", name="Sign out").click()
+        await expect(
+            other_tab.get_by_role("heading", name="Sign in to the dashboard")
+        ).to_be_visible()
+        await expect(status).to_contain_text("Signed out", timeout=WITHIN_MS)
+        ok(await api.post("/scans", json={"scannable_code": door.tickets[0]["scannable_code"]}))
+        await expect(page.get_by_text("No one admitted yet.")).to_be_visible()
+        await page.screenshot(path=ARTIFACTS / "dashboard-door-signed-out.png")
+    assert recorder.blocked == [] and recorder.errors == []

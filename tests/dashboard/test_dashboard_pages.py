@@ -246,6 +246,62 @@ async def test_oauth_application_registered_secret_once_and_an_authorization_rev
     assert "status-revoked" in after and f"authorizations/{granted}/revoke" not in after
 
 
+async def test_an_admin_disables_enables_rotates_and_deletes_an_application(
+    base_url: str, browser_for: Callable[[str], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    """Issue 24 item 8: the dashboard could only register an application."""
+    browser = await browser_for(tenant.email)
+    path = "/dashboard/oauth-applications"
+    created = await post_form(
+        browser, path, path, name="Leaky app", redirect_uris="https://leaky.example/cb"
+    )
+    client_id = re.search(r'id="new-client-id">([^<]+)<', created.text).group(1)  # type: ignore[union-attr]
+    [secret] = re.findall(r"cs_[A-Za-z0-9_-]+", created.text)
+    app_path = f"{path}/{client_id}"
+
+    async def token(with_secret: str) -> httpx.Response:
+        async with httpx.AsyncClient(base_url=base_url) as http:
+            return await http.post(
+                "/oauth2/token",
+                data={"grant_type": "client_credentials"},
+                auth=httpx.BasicAuth(client_id, with_secret),
+            )
+
+    access = ok(await token(secret))["access_token"]
+    async with httpx.AsyncClient(
+        base_url=base_url, headers={"Authorization": f"Bearer {access}"}
+    ) as app:
+        disabled = await post_form(browser, path, f"{app_path}/disable")
+        assert disabled.status_code == 303
+        page = (await browser.get(disabled.headers["location"])).text
+        assert "was disabled" in page and f"{app_path}/enable" in page
+        assert (await app.get("/whoami")).status_code == 401
+        assert (await token(secret)).status_code == 401
+
+        enabled = await post_form(browser, path, f"{app_path}/enable")
+        assert "enabled again" in (await browser.get(enabled.headers["location"])).text
+        ok(await app.get("/whoami"))
+
+        rotated = await post_form(browser, path, f"{app_path}/rotate-secret")
+        assert rotated.status_code == 200
+        told, new_secret = shown_once(rotated.text)
+        assert new_secret.startswith("cs_") and new_secret != secret
+        assert "shown only this once" in told
+        assert new_secret not in (await browser.get(path)).text
+        assert (await token(secret)).status_code == 401
+        ok(await token(new_secret))
+
+        deleted = await post_form(browser, path, f"{app_path}/delete")
+        page = (await browser.get(deleted.headers["location"])).text
+        assert "was deleted" in page and client_id not in page
+        assert (await app.get("/whoami")).status_code == 401
+        assert (await token(new_secret)).status_code == 401
+    log = (await browser.get("/dashboard/audit-log")).text
+    for action in ("disabled", "enabled", "rotated the secret of", "deleted"):
+        assert f'{action} OAuth application <strong class="break">Leaky app' in log, action
+    assert secret not in log and new_secret not in log
+
+
 async def test_scanners_and_profiles_created_and_edited(
     browser_for: Callable[[str], Awaitable[httpx.AsyncClient]], tenant: Tenant
 ) -> None:
@@ -337,6 +393,10 @@ async def test_a_member_reads_every_page_and_cannot_change_anything(
         f"/dashboard/webhooks/{hook['id']}",
         "/dashboard/webhooks",
         "/dashboard/oauth-applications",
+        "/dashboard/oauth-applications/some-client/disable",
+        "/dashboard/oauth-applications/some-client/enable",
+        "/dashboard/oauth-applications/some-client/rotate-secret",
+        "/dashboard/oauth-applications/some-client/delete",
         "/dashboard/scanners",
         "/dashboard/scanners/profiles",
         f"/dashboard/scanners/{door.scanner['id']}",
@@ -355,6 +415,49 @@ async def test_a_member_reads_every_page_and_cannot_change_anything(
     assert [listed["id"] for listed in ok(await api.get("/webhooks"))["data"]] == [hook["id"]]
     after = (await member.get("/dashboard/audit-log")).text.count("<tr>")
     assert after == before
+
+
+async def events_of(stream: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """The ``(event, data)`` pairs of a server-sent event stream."""
+    kind = data = ""
+    async for line in stream.aiter_lines():
+        if line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            data = line[6:]
+        elif not line and kind:
+            yield kind, data
+            kind = data = ""
+
+
+@pytest.mark.parametrize("ending", ["sign-out", "revocation"])
+async def test_the_door_stream_ends_when_the_session_does(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+    ending: str,
+) -> None:
+    """Issue 24 item 2: after sign-out, scans with their owners' names still arrived for up to
+    ten minutes."""
+    from app.services.dashboard_sessions import end_sessions_of_user
+
+    door = await open_door(api, tenant, tickets=1, title="Closing night")
+    browser = await browser_for(tenant.email)
+    async with browser.stream("GET", f"/dashboard/door/{door.venue.event['id']}/stream") as stream:
+        events = events_of(stream)
+        assert await asyncio.wait_for(anext(events), WITHIN) == ("ready", "live")
+        if ending == "sign-out":
+            token = csrf_of((await browser.get("/dashboard")).text)
+            signed_out = await browser.post("/dashboard/sign-out", data={"csrf_token": token})
+            assert signed_out.status_code == 303
+        else:
+            assert await end_sessions_of_user(tenant.user_id) == 1
+
+        async def to_the_end() -> list[tuple[str, str]]:
+            return [event async for event in events]
+
+        rest = await asyncio.wait_for(to_the_end(), 3 * WITHIN)  # it ends by itself
+    assert rest[-1] == ("signed-out", "signed out")
 
 
 async def test_the_door_stream_sends_each_scan_with_the_new_counts(
@@ -393,7 +496,7 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
             "Admitted",
             "South door",
         )
-        assert (scan["admitted"], scan["sold"], scan["capacity"]) == (1, 2, 100)
+        assert (scan["admitted"], scan["sold"], scan["capacity"], scan["inside"]) == (1, 2, 100, 1)
         assert scan["owner"] == "Ada Buyer" and scan["ticket_type"] == "Regular"
 
         ok(await api.post("/scans", json={"scannable_code": code}))
@@ -402,4 +505,5 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
 
     page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
     assert 'id="door-admitted">1<' in page and "Ada Buyer" in page
+    assert 'id="door-inside">1<' in page
     assert (await browser.get(f"/dashboard/door/{uuid.uuid4()}/stream")).status_code == 404

@@ -14,7 +14,24 @@ from httpx import AsyncClient
 from db.tables import Hold
 from tests.processes import serving
 from tests.sales.onsale import Figures, counted, expire, hold_body
-from tests.support import Tenant, create_ticket_type, create_venue, ok, place_order, problem
+from tests.support import (
+    Tenant,
+    create_ticket_type,
+    create_venue,
+    gql_data,
+    graphql,
+    ok,
+    operation,
+    place_order,
+    problem,
+)
+
+BUYER = {
+    "buyer_name": "Ada Buyer",
+    "buyer_email": "ada@example.com",
+    "channel": "online",
+    "payment_method": "card",
+}
 
 
 async def test_a_hold_takes_places_until_released(client: AsyncClient, tenant: Tenant) -> None:
@@ -165,6 +182,131 @@ async def test_a_retried_hold_with_its_key_holds_once(client: AsyncClient, tenan
     assert problem(reused, 422)["type"] == "/problems/idempotency-key-reused"
 
 
+async def test_an_order_takes_the_places_of_its_hold(client: AsyncClient, tenant: Tenant) -> None:
+    venue = await create_venue(client, tenant, capacity=4, price=10.0)
+    vip = await create_ticket_type(client, tenant, venue.event["id"], name="VIP", price=30.0)
+    linked = await client.patch(
+        f"/events/{venue.event['id']}/timeslots/{venue.timeslot['id']}",
+        json={"ticket_type_ids": [venue.ticket_type["id"], vip["id"]]},
+        headers=tenant.headers,
+    )
+    ok(linked)
+    body = {
+        **hold_body(venue, 2),
+        "tickets": [{"ticket_type_id": venue.ticket_type["id"]}, {"ticket_type_id": vip["id"]}],
+    }
+    hold = ok(await client.post("/holds", json=body, headers=tenant.headers), 201)
+    ok(await client.post("/holds", json=hold_body(venue, 2), headers=tenant.headers), 201)
+    # The timeslot is full, and the hold's order still gets its places.
+    mismatched = problem(
+        await client.post(
+            "/orders",
+            json={**BUYER, "hold_id": hold["id"], "tickets": [{"ticket_type_id": vip["id"]}]},
+            headers=tenant.headers,
+        ),
+        400,
+    )
+    assert mismatched["errors"][0]["field"] == "tickets"
+    order = ok(
+        await client.post(
+            "/orders",
+            json={
+                **BUYER,
+                "hold_id": hold["id"],
+                "event_id": venue.event["id"],
+                "tickets": [
+                    {"ticket_type_id": vip["id"], "owner_name": "Grace", "seat": "A1"},
+                    {"ticket_type_id": venue.ticket_type["id"]},
+                ],
+            },
+            headers=tenant.headers,
+        ),
+        201,
+    )
+    assert order["status"] == "pending" and order["total_price"] == 40.0
+    assert order["event_timeslot_id"] == venue.timeslot["id"]
+    tickets = ok(await client.get(f"/events/{venue.event['id']}/tickets", headers=tenant.headers))
+    assert sorted(t["owner_name"] for t in tickets["data"]) == ["Ada Buyer", "Grace"]
+    assert ok(await client.get(f"/holds/{hold['id']}", headers=tenant.headers))["status"] == (
+        "converted"
+    )
+    assert await counted(venue.timeslot["id"]) == Figures(4, 2, 2, 2, 2)
+    again = await client.post(
+        "/orders", json={**BUYER, "hold_id": hold["id"]}, headers=tenant.headers
+    )
+    assert problem(again, 409)["type"] == "/problems/hold-unavailable"
+    release = await client.delete(f"/holds/{hold['id']}", headers=tenant.headers)
+    assert problem(release, 409)["type"] == "/problems/hold-unavailable"
+    # Cancelling the order gives its places back.
+    ok(await client.post(f"/orders/{order['id']}/cancel", headers=tenant.headers))
+    assert await counted(venue.timeslot["id"]) == Figures(4, 0, 2, 0, 2)
+
+
+async def test_a_hold_that_is_gone_places_no_order(
+    client: AsyncClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    venue = await create_venue(client, tenant, capacity=4)
+    expired = ok(await client.post("/holds", json=hold_body(venue), headers=tenant.headers), 201)
+    await expire(expired["id"])
+    released = ok(await client.post("/holds", json=hold_body(venue), headers=tenant.headers), 201)
+    ok(await client.delete(f"/holds/{released['id']}", headers=tenant.headers))
+    for hold in (expired, released):
+        refused = await client.post(
+            "/orders", json={**BUYER, "hold_id": hold["id"]}, headers=tenant.headers
+        )
+        assert problem(refused, 409)["type"] == "/problems/hold-unavailable"
+    kept = ok(await client.post("/holds", json=hold_body(venue), headers=tenant.headers), 201)
+    foreign = await client.post(
+        "/orders", json={**BUYER, "hold_id": kept["id"]}, headers=other_tenant.headers
+    )
+    problem(foreign, 404)
+    other_timeslot = await client.post(
+        "/orders",
+        json={**BUYER, "hold_id": kept["id"], "event_timeslot_id": str(venue.event["id"])},
+        headers=tenant.headers,
+    )
+    assert problem(other_timeslot, 400)["errors"][0]["field"] == "event_timeslot_id"
+    without = problem(await client.post("/orders", json=BUYER, headers=tenant.headers), 400)
+    assert {e["field"] for e in without["errors"]} == {"event_id", "event_timeslot_id", "tickets"}
+    assert await counted(venue.timeslot["id"]) == Figures(4, 0, 1, 0, 1)
+
+
+async def test_availability_is_exact_when_read(client: AsyncClient, tenant: Tenant) -> None:
+    venue = await create_venue(client, tenant, capacity=10)
+    hold = ok(await client.post("/holds", json=hold_body(venue, 3), headers=tenant.headers), 201)
+    lapsed = ok(await client.post("/holds", json=hold_body(venue, 2), headers=tenant.headers), 201)
+    await expire(lapsed["id"])
+    await place_order(
+        client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]] * 4
+    )
+    figures = {
+        "timeslot_id": venue.timeslot["id"],
+        "total_available": 10,
+        "sold": 4,
+        "held": 3,
+        "available": 3,
+    }
+    path = f"/events/{venue.event['id']}/availability"
+    assert ok(await client.get(path, headers=tenant.headers)) == {"data": [figures]}
+    data = gql_data(
+        await graphql(
+            client, tenant.headers, operation("EventAvailability"), {"id": venue.event["id"]}
+        )
+    )
+    assert data["event"]["availability"] == [
+        {
+            "timeslotId": venue.timeslot["id"],
+            "totalAvailable": 10,
+            "sold": 4,
+            "held": 3,
+            "available": 3,
+        }
+    ]
+    assert data["event"]["timeslots"]["items"] == [{"id": venue.timeslot["id"], "available": 3}]
+    ok(await client.delete(f"/holds/{hold['id']}", headers=tenant.headers))
+    assert ok(await client.get(path, headers=tenant.headers))["data"][0]["available"] == 6
+
+
 CAPACITY = 30
 REQUESTS = 160
 
@@ -231,7 +373,14 @@ async def test_a_rush_on_one_timeslot_through_two_servers_never_oversells(
         hold_id = response.json()["id"]
         if kind == 1:
             answers.append((await http.delete(f"/holds/{hold_id}")).status_code)
-        elif kind == 2 and index % 3 == 0:
+        elif kind == 2:
+            response = await http.post("/orders", json={**BUYER, "hold_id": hold_id})
+            answers.append(response.status_code)
+            if response.status_code == 201 and index % 3 == 0:
+                answers.append(
+                    (await http.post(f"/orders/{response.json()['id']}/cancel")).status_code
+                )
+        elif index % 3 == 0:
             await expire(hold_id)
 
     async with (
@@ -254,6 +403,16 @@ async def test_a_rush_on_one_timeslot_through_two_servers_never_oversells(
     assert final.counters_exact, final
     assert final.sold + final.held == CAPACITY, final
     assert left == 0
+    availability = ok(
+        await client.get(f"/events/{venue.event['id']}/availability", headers=tenant.headers)
+    )
+    assert availability["data"][0] | {"timeslot_id": None} == {
+        "timeslot_id": None,
+        "total_available": CAPACITY,
+        "sold": final.sold,
+        "held": final.held,
+        "available": 0,
+    }
 
 
 async def _left(timeslot_id: str) -> int:

@@ -18,7 +18,7 @@ from tests.support import (
 
 PROFILE_FIELDS = {
     "id", "name", "event_ids", "ticket_type_ids", "timeslot_ids", "opens_minutes_before_start",
-    "closes_minutes_after_end", "valid_from", "valid_until",
+    "closes_minutes_after_end", "valid_from", "valid_until", "entry_policy",
 }  # fmt: skip
 
 

@@ -25,7 +25,8 @@ from tests.support import (
 
 RESULT_FIELDS = {
     "ticket_id", "status", "scanned_before", "event", "timeslot", "ticket_type", "owner_name",
-    "owner_email", "seat", "scanned_at", "cancelled_at", "related_tickets", "reason",
+    "owner_email", "seat", "scanned_at", "cancelled_at", "related_tickets", "reason", "direction",
+    "inside",
 }  # fmt: skip
 RELATED_FIELDS = {
     "id", "seat", "owner_name", "owner_email", "scanned_at", "cancelled_at", "ticket_type_name",
@@ -392,7 +393,7 @@ async def test_scan_log_endpoint(client: AsyncClient, tenant: Tenant, other_tena
     [entry] = page["data"]
     assert set(entry) == {
         "id", "ticket_id", "scanner_id", "status", "reason", "nonce", "scanned_at",
-        "received_at", "created_at",
+        "received_at", "created_at", "direction",
     }  # fmt: skip
     assert entry["ticket_id"] == ticket_id and entry["status"] == "valid"
     assert entry["created_at"] == entry["received_at"] == entry["scanned_at"]

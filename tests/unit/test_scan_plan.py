@@ -34,6 +34,8 @@ def tickets(count: int, status: str = "valid") -> tuple[Tickets, list[UUID]]:
             "order_status": "confirmed",
             "timeslot_starts_at": STARTS,
             "timeslot_ends_at": STARTS + 60 * MINUTE,
+            "inside": False,
+            "presence_at": None,
         }
         for n, ticket_id in enumerate(ids)
     ]
@@ -85,8 +87,14 @@ def test_a_nonce_repeated_for_another_ticket_is_refused() -> None:
     known, [first, second] = tickets(2)
     for firsts, attempts in (
         ({}, [attempt(0, first, STARTS, "same"), attempt(1, second, STARTS, "same")]),
-        ({"old": FirstAttempt(first, "valid", None, STARTS)}, [attempt(0, second, STARTS, "old")]),
-        ({"old": FirstAttempt(first, "valid", None, STARTS)}, [attempt(0, uuid4(), STARTS, "old")]),
+        (
+            {"old": FirstAttempt(first, "valid", None, STARTS, STARTS, "entry", True)},
+            [attempt(0, second, STARTS, "old")],
+        ),
+        (
+            {"old": FirstAttempt(first, "valid", None, STARTS, STARTS, "entry", True)},
+            [attempt(0, uuid4(), STARTS, "old")],
+        ),
     ):
         with pytest.raises(NonceReused):
             plan(SCANNER, attempts, known, firsts)
@@ -94,7 +102,7 @@ def test_a_nonce_repeated_for_another_ticket_is_refused() -> None:
 
 def test_a_nonce_used_before_replays_without_running() -> None:
     known, [ticket] = tickets(1)
-    first = FirstAttempt(ticket, "not_allowed", "too_late", None)
+    first = FirstAttempt(ticket, "not_allowed", "too_late", None, STARTS, "entry", False)
     answers = plan(
         SCANNER,
         [attempt(0, ticket, STARTS, "old"), attempt(1, ticket, STARTS + MINUTE)],

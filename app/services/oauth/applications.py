@@ -1,5 +1,6 @@
 """The organization's OAuth applications as its dashboard manages them: registration (the secret
-shown once), the list, and the authorizations users gave them, which an admin can revoke.
+shown once), the list, disabling, enabling, deleting and rotating the secret (shown once), and the
+authorizations users gave them, which an admin can revoke.
 
 No scope covers these: an API key or an access token cannot register another client or revoke
 a user's authorization. People signed in to the dashboard read them; admins change them.
@@ -21,6 +22,7 @@ from app.schemas.oauth import (
 )
 from app.services import audit
 from app.services.audit import Target
+from app.services.oauth import clients
 from app.services.oauth.clients import check_registration, register
 from app.services.oauth.grants import revoke_family
 from app.timeutil import utcnow
@@ -97,6 +99,33 @@ async def register_application(
         public=data.public,
         trusted=data.trusted,
         actor=principal,
+    )
+
+
+@requires(None)
+async def set_application_disabled(principal: Principal, client_id: str, disabled: bool) -> None:
+    """Disable the application (no token issued or accepted) or enable it again."""
+    principal.require_admin()
+    await clients.set_disabled(
+        client_id, disabled, organization_id=principal.organization_id, actor=principal
+    )
+
+
+@requires(None)
+async def delete_application(principal: Principal, client_id: str) -> None:
+    """Delete the application: its authorizations, refresh and access tokens stop working."""
+    principal.require_admin()
+    await clients.delete_client(
+        client_id, organization_id=principal.organization_id, actor=principal
+    )
+
+
+@requires(None)
+async def rotate_application_secret(principal: Principal, client_id: str) -> str:
+    """A new client secret, in the answer and never again; the old one stops working."""
+    principal.require_admin()
+    return await clients.rotate_secret(
+        client_id, organization_id=principal.organization_id, actor=principal
     )
 
 

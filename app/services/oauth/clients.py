@@ -4,6 +4,10 @@ A confidential client gets ``client_secret`` (shown once, stored as a SHA-256 ha
 of entropy, so a fast hash is enough, as for API keys). A public client has no secret and must use
 PKCE (S256). Redirect URIs are matched exactly; they must be absolute ``https`` URIs without a
 fragment, or ``http`` on a loopback host (RFC 8252 section 7.3).
+
+An admin (dashboard) or an operator (``ticketing oauth-client``) can disable and enable a client,
+delete it and rotate its secret: each one conditional statement with its audit entry, in one
+transaction.
 """
 
 from __future__ import annotations
@@ -12,10 +16,13 @@ import hmac
 import ipaddress
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID
 
-from app.errors import InvalidInput
+from piccolo.custom_types import Combinable
+
+from app.errors import InvalidInput, NotFound
 from app.principal import SCOPES, Principal, parse_scopes
 from app.schemas.oauth import OAuthClientCreated
 from app.services import audit
@@ -23,6 +30,7 @@ from app.services.audit import Actor, Target
 from app.services.organizations import member_id
 from app.services.test_mode import in_mode
 from app.stored_secrets import hash_secret, new_token
+from app.timeutil import utcnow
 from db.tables import OAuthClient
 from db.transactions import transaction
 
@@ -80,7 +88,7 @@ class Client:
         return grant_type in {"authorization_code", "refresh_token"}
 
 
-def _client_of(row: dict) -> Client:
+def _client_of(row: dict[str, Any]) -> Client:
     return Client(
         id=row["id"],
         client_id=row["client_id"],
@@ -96,9 +104,10 @@ def _client_of(row: dict) -> Client:
 
 
 async def find_client(client_id: str) -> Client | None:
+    """The client authlib asks for; a disabled one is unknown (``invalid_client``)."""
     row = (
         await OAuthClient.select()
-        .where(OAuthClient.client_id == client_id)
+        .where(OAuthClient.client_id == client_id, OAuthClient.disabled_at.is_null())
         .output(load_json=True)
         .first()
     )
@@ -226,3 +235,97 @@ async def create_client(
         trusted=trusted,
         actor=Actor.operator(organization_id),
     )
+
+
+def _owned(client_id: str, organization_id: UUID | None) -> Combinable:
+    """The client ``client_id`` (of ``organization_id`` when given; the command line gives none)."""
+    owned = OAuthClient.client_id == client_id
+    return (
+        owned
+        if organization_id is None
+        else owned & (OAuthClient.organization_id == organization_id)
+    )
+
+
+async def _missing(client_id: str, organization_id: UUID | None) -> bool:
+    return not await OAuthClient.exists().where(_owned(client_id, organization_id))
+
+
+async def set_disabled(
+    client_id: str,
+    disabled: bool,
+    *,
+    organization_id: UUID | None = None,
+    actor: Actor | Principal | None = None,
+) -> None:
+    """Disable the client (no token issued, none of its tokens accepted, its subscriptions end)
+    or enable it again (its unexpired tokens work again). Doing it twice changes nothing."""
+    changed = (
+        OAuthClient.disabled_at.is_null() if disabled else OAuthClient.disabled_at.is_not_null()
+    )
+    async with transaction():
+        rows = (
+            await OAuthClient.update({OAuthClient.disabled_at: utcnow() if disabled else None})
+            .where(_owned(client_id, organization_id), changed)
+            .returning(OAuthClient.organization_id, OAuthClient.name)
+        )
+        if rows:
+            await audit.record(
+                actor or Actor.operator(rows[0]["organization_id"]),
+                "oauth_application.disable" if disabled else "oauth_application.enable",
+                Target("oauth_application", client_id, rows[0]["name"]),
+            )
+    if not rows and await _missing(client_id, organization_id):
+        raise NotFound.resource("OAuth application", client_id)
+
+
+async def delete_client(
+    client_id: str,
+    *,
+    organization_id: UUID | None = None,
+    actor: Actor | Principal | None = None,
+) -> None:
+    """Delete the client with its grants, codes and refresh tokens (the foreign keys cascade):
+    its access tokens fail the family check of their next request."""
+    async with transaction():
+        rows = (
+            await OAuthClient.delete()
+            .where(_owned(client_id, organization_id))
+            .returning(OAuthClient.organization_id, OAuthClient.name)
+        )
+        if rows:
+            await audit.record(
+                actor or Actor.operator(rows[0]["organization_id"]),
+                "oauth_application.delete",
+                Target("oauth_application", client_id, rows[0]["name"]),
+            )
+    if not rows:
+        raise NotFound.resource("OAuth application", client_id)
+
+
+async def rotate_secret(
+    client_id: str,
+    *,
+    organization_id: UUID | None = None,
+    actor: Actor | Principal | None = None,
+) -> str:
+    """A new client secret, returned this once; the old one stops working at once (tokens
+    already issued stay valid: disable or delete the client to stop those)."""
+    secret = new_token(SECRET_PREFIX)
+    async with transaction():
+        rows = (
+            await OAuthClient.update({OAuthClient.client_secret_hash: hash_secret(secret)})
+            .where(_owned(client_id, organization_id), OAuthClient.public.eq(False))
+            .returning(OAuthClient.organization_id, OAuthClient.name)
+        )
+        if rows:
+            await audit.record(
+                actor or Actor.operator(rows[0]["organization_id"]),
+                "oauth_application.rotate_secret",
+                Target("oauth_application", client_id, rows[0]["name"]),
+            )
+    if not rows:
+        if await _missing(client_id, organization_id):
+            raise NotFound.resource("OAuth application", client_id)
+        raise InvalidInput("A public client has no secret to rotate")
+    return secret

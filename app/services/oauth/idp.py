@@ -163,7 +163,8 @@ async def sign_in(identity: Identity) -> UUID:
         .first()
     )
     if linked is not None:
-        return linked["id"]
+        linked_id: UUID = linked["id"]
+        return linked_id
     rows = (
         await User.update({User.idp_issuer: identity.issuer, User.idp_subject: identity.subject})
         .where(User.email == identity.email, User.idp_subject.is_null())
@@ -171,4 +172,5 @@ async def sign_in(identity: Identity) -> UUID:
     )
     if not rows:
         raise SignInError("This account is not a member of the organization")
-    return rows[0]["id"]
+    user_id: UUID = rows[0]["id"]
+    return user_id

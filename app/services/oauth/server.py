@@ -13,10 +13,10 @@ from __future__ import annotations
 import base64
 import binascii
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass
 from functools import cache, cached_property, partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 import anyio.from_thread
@@ -46,9 +46,9 @@ T = TypeVar("T")
 AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"]
 
 
-def _on_loop(function: Callable[..., Awaitable[T]], *args: Any) -> T:
+def _on_loop(function: Callable[..., Coroutine[Any, Any, T]], *args: Any) -> T:
     """Run an async storage call on the event loop from authlib's worker thread."""
-    return anyio.from_thread.run(partial(function, *args))
+    return anyio.from_thread.run(function, *args)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +83,13 @@ class _Payload(OAuth2Payload):
         return self.values
 
 
+def _client_of(request: OAuth2Request) -> Client:
+    """The client authlib authenticated for ``request``: one that ``Server.query_client`` found."""
+    client = request.client
+    assert isinstance(client, Client), "authlib hands back the client query_client found"
+    return client
+
+
 def _checked_authorization(authorization: str | None) -> str | None:
     """The Authorization header, if its HTTP Basic credentials can be read at all (authlib's own
     parsing fails with a server error on an empty or non-UTF-8 one)."""
@@ -108,6 +115,8 @@ class Request(OAuth2Request):
     requires TLS for these endpoints.
     """
 
+    payload: _Payload
+
     def __init__(
         self,
         method: str,
@@ -121,8 +130,9 @@ class Request(OAuth2Request):
         self.payload = _Payload(pairs)
 
     @property
-    def args(self) -> dict[str, str]:
-        return self.payload.data
+    def args(self) -> dict[str, str | None]:
+        # authlib's args admit None values; ours hold none.
+        return cast(dict[str, str | None], self.payload.data)
 
     @property
     def form(self) -> dict[str, str]:
@@ -134,24 +144,25 @@ class S256CodeChallenge(CodeChallenge):
 
     SUPPORTED_CODE_CHALLENGE_METHOD = ["S256"]
 
-    def validate_code_challenge(self, grant: grants.BaseGrant, redirect_uri: str) -> None:
+    def validate_code_challenge(self, grant: AuthorizationCodeGrant, redirect_uri: str) -> None:
         super().validate_code_challenge(grant, redirect_uri)
         data = grant.request.payload.data
         if data.get("code_challenge") and data.get("code_challenge_method") != "S256":
             raise InvalidRequestError("code_challenge_method must be S256")
-        if grant.request.client.public and not data.get("code_challenge"):
+        if _client_of(grant.request).public and not data.get("code_challenge"):
             raise InvalidRequestError("Public clients must send a PKCE code_challenge (S256)")
 
 
 class AuthorizationCodeGrant(grants.AuthorizationCodeGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = AUTH_METHODS
+    request: Request
 
     def save_authorization_code(self, code: str, request: Request) -> None:
         data = request.payload.data
         _on_loop(
             storage.save_code,
             code,
-            request.client.id,
+            _client_of(request).id,
             request.user,
             data.get("redirect_uri") or "",
             request.scope,
@@ -185,12 +196,15 @@ class RefreshTokenGrant(grants.RefreshTokenGrant):
     def authenticate_user(self, refresh_token: storage.LiveRefreshToken) -> Subject:
         return Subject(refresh_token.user_id, refresh_token.organization_id, refresh_token.grant_id)
 
-    def issue_token(self, user: Subject, refresh_token: storage.LiveRefreshToken) -> dict:
+    def issue_token(
+        self, user: Subject, refresh_token: storage.LiveRefreshToken
+    ) -> dict[str, str | int]:
         """Rotate first: of two concurrent refreshes with one token, the loser revokes the
         family."""
         if not _on_loop(storage.rotate_refresh_token, refresh_token):
             raise InvalidGrantError("The refresh token has already been used")
-        return super().issue_token(user, refresh_token)
+        # Our refresh token has the methods of authlib's TokenMixin that the grant calls.
+        return super().issue_token(user, refresh_token)  # type: ignore[arg-type]
 
     def revoke_old_credential(self, refresh_token: storage.LiveRefreshToken) -> None:
         """Nothing left to do: ``issue_token`` rotated it."""
@@ -198,10 +212,13 @@ class RefreshTokenGrant(grants.RefreshTokenGrant):
 
 class ClientCredentialsGrant(grants.ClientCredentialsGrant):
     TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+    request: Request
 
-    def create_token_response(self) -> tuple[int, dict, list[tuple[str, str]]]:
+    def create_token_response(
+        self,
+    ) -> tuple[int, dict[str, str | int], Collection[tuple[str, str]]]:
         """Each issuance is its own family, acting for the user who registered the client."""
-        client: Client = self.request.client
+        client = _client_of(self.request)
         scope = client.get_allowed_scope(self.request.payload.scope)
         if scope is None:
             raise InvalidScopeError("The client is not registered for the requested scopes")
@@ -311,7 +328,8 @@ class Server(AuthorizationServer):
         self.register_grant(RefreshTokenGrant)
         self.register_grant(ClientCredentialsGrant)
         self.register_endpoint(Revocation)
-        self.register_token_generator("default", _token_generator(settings))
+        # authlib calls the generator with the arguments its BearerTokenGenerator takes.
+        self.register_token_generator("default", _token_generator(settings))  # type: ignore[arg-type]
 
     def request(
         self, method: str, path: str, pairs: list[tuple[str, str]], authorization: str | None
@@ -321,14 +339,16 @@ class Server(AuthorizationServer):
     def query_client(self, client_id: str) -> Client | None:
         return _on_loop(find_client, client_id)
 
-    def save_token(self, token: dict[str, Any], request: Request) -> None:
+    def save_token(self, token: dict[str, Any], request: OAuth2Request) -> None:
         """Store the refresh token; it keeps the scope of the one it replaces (RFC 6749 s. 6)."""
         refresh_token = token.get("refresh_token")
         if refresh_token is None:
             return
         previous = request.refresh_token
         scope = previous.scope if previous is not None else token["scope"]
-        _on_loop(storage.save_refresh_token, refresh_token, request.user.grant_id, scope)
+        subject = request.user
+        assert isinstance(subject, Subject), "authlib saves a token for the subject of its grant"
+        _on_loop(storage.save_refresh_token, refresh_token, subject.grant_id, scope)
 
     def create_oauth2_request(self, request: Request) -> Request:
         return request
@@ -341,6 +361,12 @@ class Server(AuthorizationServer):
 
     def send_signal(self, name: str, *args: Any, **kwargs: Any) -> None:
         """No signal listeners."""
+
+    @staticmethod
+    def outcome(response: object) -> Outcome:
+        """What authlib returned: the :class:`Outcome` that :meth:`handle_response` made."""
+        assert isinstance(response, Outcome)
+        return response
 
 
 @cache
@@ -388,7 +414,9 @@ async def token_endpoint(
         request = server.request("POST", "/oauth2/token", pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
-    return await anyio.to_thread.run_sync(partial(server.create_token_response, request))
+    return server.outcome(
+        await anyio.to_thread.run_sync(partial(server.create_token_response, request))
+    )
 
 
 async def revocation_endpoint(
@@ -400,8 +428,10 @@ async def revocation_endpoint(
         request = server.request("POST", "/oauth2/revoke", pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
-    return await anyio.to_thread.run_sync(
-        partial(server.create_endpoint_response, Revocation.ENDPOINT_NAME, request)
+    return server.outcome(
+        await anyio.to_thread.run_sync(
+            partial(server.create_endpoint_response, Revocation.ENDPOINT_NAME, request)
+        )
     )
 
 
@@ -427,13 +457,15 @@ async def validate_authorization(
         except OAuth2Error as error:
             return _error_outcome(error)
         return ValidRequest(
-            client=request.client,
+            client=_client_of(request),
             redirect_uri=grant.redirect_uri,
             state=request.payload.state,
             scope=request.scope,
         )
 
-    return _malformed(pairs) or await anyio.to_thread.run_sync(validate)
+    if malformed := _malformed(pairs):
+        return malformed
+    return await anyio.to_thread.run_sync(validate)
 
 
 async def complete_authorization(
@@ -448,9 +480,13 @@ async def complete_authorization(
             grant = server.get_consent_grant(request, end_user=subject)
         except OAuth2Error as error:
             return _error_outcome(error)
-        return server.create_authorization_response(request, grant_user=subject, grant=grant)
+        return server.outcome(
+            server.create_authorization_response(request, grant_user=subject, grant=grant)
+        )
 
-    return _malformed(pairs) or await anyio.to_thread.run_sync(complete)
+    if malformed := _malformed(pairs):
+        return malformed
+    return await anyio.to_thread.run_sync(complete)
 
 
 def error_redirect(valid: ValidRequest, error: OAuth2Error) -> Outcome:

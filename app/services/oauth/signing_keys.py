@@ -109,6 +109,7 @@ async def verification_key(kid: str, settings: Settings) -> Key | None:
 async def jwks(settings: Settings) -> dict[str, Any]:
     """The public JWKS (``/oauth2/jwks.json``): the signer and every key still accepted."""
     cache = await _fresh(settings)
+    # joserfc types the JWKS as its KeySetSerialization TypedDict, which is no dict[str, Any].
     return KeySet(list(cache.keys.values())).as_dict(private=False)  # type: ignore[return-value]
 
 
@@ -120,10 +121,12 @@ async def rotate(settings: Settings) -> str:
         )
     pem = generate_private_pem()
     key = import_private_pem(pem)
+    kid = key.kid
+    assert kid is not None, "import_private_pem names every key"
     async with transaction():
         await SigningKey.update({SigningKey.retired_at: timeutil.utcnow()}).where(
             SigningKey.retired_at.is_null()
         )
-        await SigningKey(kid=key.kid, algorithm=ALGORITHM, private_pem=pem).save()
+        await SigningKey(kid=kid, algorithm=ALGORITHM, private_pem=pem).save()
     await _load(settings)
-    return key.kid
+    return kid

@@ -4,8 +4,8 @@ A token is a JWT (``typ: at+jwt``; ES256, or RS256 when ``TICKETING_SIGNING_KEY_
 RSA key) with ``iss`` and ``aud`` = the public URL, ``sub`` (the user), ``client_id``, ``scope``,
 ``org``, ``iat``, ``exp`` and ``jti``, plus ``sid``: the grant family it was issued from. The
 signature and claims are checked locally; the family's revocation is checked with one primary-key
-lookup per request, so a replayed code or refresh token (or a revocation) stops the family's
-access tokens at once.
+lookup per request (joined with its client), so a replayed code or refresh token, a revocation,
+or the client being disabled or deleted stops the family's access tokens at once.
 """
 
 from __future__ import annotations
@@ -121,7 +121,11 @@ async def authenticate_access_token(token: str, settings: Settings) -> Principal
         raise _invalid() from None
     family = (
         await OAuthGrant.select(OAuthGrant.organization_id, OAuthGrant.user_id)
-        .where(OAuthGrant.id == grant_id, OAuthGrant.revoked_at.is_null())
+        .where(
+            OAuthGrant.id == grant_id,
+            OAuthGrant.revoked_at.is_null(),
+            OAuthGrant.client_id.disabled_at.is_null(),
+        )
         .first()
     )
     if family is None or family["organization_id"] != organization_id:
