@@ -268,7 +268,7 @@ async def against_floor(
     elapsed = (time.perf_counter() - started) * len(pids)
     ran_after, waited_after = cpu_seconds(pids)
     connections = receiver.peak
-    floor, floor_cpu = await plain_client(base_url, "/floor", posts, connections)
+    floor, floor_cpu = await plain_client(base_url, f"/floor{org.paths[0]}", posts, connections)
     return AgainstFloor(
         rate,
         (ran_after - ran) / (events * len(org.paths)),

@@ -105,7 +105,7 @@ def cmd_serve(args: argparse.Namespace) -> None:
     the database is not migrated or not reachable: it says so in one line, answers 503 meanwhile,
     and ``/readyz`` tells an orchestrator when it is ready."""
     from app.runtime.logging import configure_logging
-    from ticketing.server import serve
+    from ticketing.server import PortInUse, serve
 
     settings = get_settings()
     if args.workers > 1 and settings.is_sqlite:
@@ -114,13 +114,10 @@ def cmd_serve(args: argparse.Namespace) -> None:
     warning = asyncio.run(_migration_warning())
     if warning is not None:
         logging.getLogger("ticketing.server").warning(warning)
-    serve(
-        "ticketing.application:create_app",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        settings=settings,
-    )
+    try:
+        serve(host=args.host, port=args.port, workers=args.workers, settings=settings)
+    except PortInUse as error:
+        sys.exit(f"ticketing: {error}")
 
 
 def cmd_worker(args: argparse.Namespace) -> None:
@@ -263,8 +260,12 @@ def cmd_dev_idp_token(args: argparse.Namespace) -> None:
 
 def cmd_demo(args: argparse.Namespace) -> None:
     from ticketing.demo import run
+    from ticketing.server import PortInUse
 
-    run(args.database, args.reset, args.host, args.port)
+    try:
+        run(args.database, args.reset, args.host, args.port)
+    except PortInUse as error:
+        sys.exit(f"ticketing: {error}")
 
 
 def _api_key() -> str:

@@ -3,9 +3,10 @@
 - the relay loop (``workers/relay_loop.py``): outbox rows into deliveries, due deliveries into
   arq jobs, woken by the outbox's ``NOTIFY`` (``workers/outbox_listener.py``) and polling every
   second as the safety net and the clock of retries;
-- the arq worker running the ``deliver`` jobs, at most :data:`MAX_JOBS` at once; the relay hands
+- arq's own worker running the ``deliver`` jobs, at most :data:`MAX_JOBS` at once, each
+  attempting up to ``PAIRS_PER_JOB`` pairs at once (:data:`MAX_ATTEMPTS` in all); the relay hands
   out at most :data:`PER_SUBSCRIPTION` deliveries of one subscription at once (queued or in
-  flight), and each finished job wakes it to hand out the next;
+  flight), and each finished attempt wakes it to hand out the next;
 - optionally the metrics endpoint.
 
 The arq worker is supervised: when Redis goes away arq's loop stops, and this module starts a new
@@ -26,7 +27,7 @@ from typing import Any
 
 import redis.exceptions
 import uvloop
-from arq import ArqRedis, create_pool, func
+from arq import ArqRedis, Worker, create_pool, func
 from arq.connections import RedisSettings
 
 from app.runtime.addresses import url_host
@@ -42,8 +43,7 @@ from app.services.webhook_delivery import (
     delivery_client,
 )
 from app.settings import Settings
-from workers.arq_batches import BatchStartWorker
-from workers.jobs import deliver, enqueue_deliveries
+from workers.jobs import PAIRS_PER_JOB, deliver, enqueue_deliveries
 from workers.metrics_endpoint import start_metrics_endpoint
 from workers.outbox_listener import listen_for_work
 from workers.relay_loop import dispatch_pending, relay_pending, run_relay_loop
@@ -52,12 +52,17 @@ logger = logging.getLogger("ticketing.worker")
 
 JOB_TIMEOUT_SECONDS = DELIVERY_TIMEOUT_SECONDS + 5
 """Bounds every job; arq takes a job of a killed worker up again this long plus 10 s later."""
-MAX_DELIVER_TRIES = 1000
-"""arq's own bound on a job's runs (arq runs a job again when its worker stopped in the middle); a
-job dropped here is handed out again when its delivery's lease ends. The delivery log, not arq,
-decides when a delivery is given up."""
-MAX_JOBS = 200
-"""Attempts in flight at once per worker: waiting on an endpoint costs only a coroutine."""
+MAX_DELIVER_TRIES = 1
+"""arq runs a job once: a job cut short (its worker stopped in the middle) is not run again by
+arq, because the database already schedules each of its pairs again: an attempt cut short once
+its claim's lease ends, a pair never claimed once its hand-out lease ends. Run again, the job
+would also repeat, early, the attempts that had ended with a retry. The delivery log, not arq,
+decides when and how often a delivery is tried."""
+MAX_JOBS = 20
+"""Jobs at once per worker."""
+MAX_ATTEMPTS = MAX_JOBS * PAIRS_PER_JOB
+"""Attempts in flight at once per worker, at most: waiting on an endpoint costs only a
+coroutine, and the connections to all endpoints together are bounded by as many."""
 PER_SUBSCRIPTION = DISPATCH_SHARE
 """Deliveries of one subscription handed out at once (the dispatcher's share, across workers) and
 in flight at once in one worker: a slow or dead endpoint holds at most a quarter of a worker, the
@@ -77,7 +82,7 @@ def redis_settings(settings: Settings) -> RedisSettings:
 
 
 def worker_options(settings: Settings, ctx: dict[str, Any]) -> dict[str, Any]:
-    """Keyword arguments of the arq worker (:class:`BatchStartWorker`) for ``settings``."""
+    """Keyword arguments of arq's worker for ``settings``."""
     return {
         "functions": [func(deliver, name="deliver", max_tries=MAX_DELIVER_TRIES)],
         "queue_name": settings.queue_name,
@@ -127,9 +132,7 @@ async def _relay(settings: Settings, wake: asyncio.Event, stopping: asyncio.Even
                 await pool.aclose()
 
 
-async def _run_until_stopped(
-    worker: BatchStartWorker, stopping: asyncio.Event, grace: float
-) -> None:
+async def _run_until_stopped(worker: Worker, stopping: asyncio.Event, grace: float) -> None:
     """Run arq until it stops (Redis went away: its error propagates) or ``stopping`` is set.
 
     Either way the worker takes no new job and lets the attempts in flight end first: on stopping
@@ -177,7 +180,7 @@ async def run_worker(
         pool_gauges = asyncio.create_task(sample_pool_usage(lambda: pool_usage(engine), every=1.0))
         host, port = metrics.sockets[0].getsockname()[:2]
         logger.info("metrics on http://%s:%d/metrics", url_host(host), port)
-    client = delivery_client(settings, concurrency=MAX_JOBS)
+    client = delivery_client(settings, concurrency=MAX_ATTEMPTS)
     wake = asyncio.Event()
     ctx = {
         "settings": settings,
@@ -191,7 +194,7 @@ async def run_worker(
     try:
         while not stopping.is_set():
             started = time.monotonic()
-            worker = BatchStartWorker(**worker_options(settings, ctx))
+            worker = Worker(**worker_options(settings, ctx))
             try:
                 await _run_until_stopped(worker, stopping, settings.shutdown_timeout_seconds)
             except REDIS_ERRORS as error:

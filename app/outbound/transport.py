@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
@@ -89,20 +89,31 @@ class PublicTransport(httpx.AsyncBaseTransport):
     ``allow_private``.
 
     The pool is this class's, of httpcore's public :class:`httpcore.AsyncHTTPConnection`: a stack
-    of idle connections per origin, the most recently used taken first. httpcore's own
+    of idle connections per origin, the most recently used taken first; idle and busy
+    connections of all origins together stay within ``max_connections``, and an expired one is
+    closed at the pool's next request or answer, whatever its origin. httpcore's own
     ``AsyncConnectionPool`` walks all its connections (and, for each idle one, all of them again)
-    on every request and every response: with the worker's 200 connections that was a fifth of
-    its time.
+    on every request and every response: see docs/decisions.md, "The webhook transport keeps a
+    pool of its own", for the A/B that keeps this one.
     """
 
-    def __init__(self, *, allow_private: bool, max_connections: int = 100) -> None:
+    def __init__(
+        self,
+        *,
+        allow_private: bool,
+        max_connections: int = 100,
+        keepalive_expiry: float | None = httpx.Limits().keepalive_expiry,
+    ) -> None:
         self._ssl_context = httpx.create_ssl_context(trust_env=False)
         self._backend = PublicNetworkBackend(allow_private=allow_private)
-        self._keepalive_expiry = httpx.Limits().keepalive_expiry
+        self._keepalive_expiry = keepalive_expiry
         self._max_connections = max_connections
         self._slots = asyncio.Semaphore(max_connections)
+        self._in_use = 0
         self._idle: dict[OriginKey, deque[httpcore.AsyncHTTPConnection]] = {}
-        self._idle_count = 0
+        self._idle_order: OrderedDict[httpcore.AsyncHTTPConnection, OriginKey] = OrderedDict()
+        """Every idle connection, the longest idle first; an origin's are in its deque in the
+        same order, so the longest idle of all is the first of its origin's."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         assert isinstance(request.stream, httpx.AsyncByteStream)
@@ -125,6 +136,7 @@ class PublicTransport(httpx.AsyncBaseTransport):
                 await self._slots.acquire()
         except TimeoutError as error:
             raise httpx.PoolTimeout("no connection became free in time") from error
+        self._in_use += 1
         connection: httpcore.AsyncHTTPConnection | None = None
         try:
             connection = await self._checkout(origin)
@@ -134,11 +146,11 @@ class PublicTransport(httpx.AsyncBaseTransport):
             if connection is not None:
                 with contextlib.suppress(Exception):
                     await connection.aclose()
-            self._slots.release()
+            self._release()
             raise
 
         async def done() -> None:
-            self._slots.release()
+            self._release()
             await self._checkin(origin, connection)
 
         return httpx.Response(
@@ -149,18 +161,25 @@ class PublicTransport(httpx.AsyncBaseTransport):
             extensions=response.extensions,
         )
 
+    def _release(self) -> None:
+        self._in_use -= 1
+        self._slots.release()
+
     async def _checkout(self, origin: httpcore.Origin) -> httpcore.AsyncHTTPConnection:
-        """A kept-alive connection to ``origin`` that is still usable, or a new one."""
+        """A kept-alive connection to ``origin`` that is still usable, or a new one, for which
+        the longest idle connection of any origin is closed when all ``max_connections`` are
+        open."""
+        await self._close_idle(expired_only=True)
         key = (origin.scheme, origin.host, origin.port)
         idle = self._idle.get(key)
         while idle:
             connection = idle.pop()
-            self._idle_count -= 1
+            del self._idle_order[connection]
             if connection.is_available() and not connection.has_expired():
                 return connection
-            with contextlib.suppress(Exception):
-                await connection.aclose()
+            await _close(connection)
         self._idle.pop(key, None)
+        await self._close_idle()
         return httpcore.AsyncHTTPConnection(
             origin=origin,
             ssl_context=self._ssl_context,
@@ -171,18 +190,31 @@ class PublicTransport(httpx.AsyncBaseTransport):
     async def _checkin(
         self, origin: httpcore.Origin, connection: httpcore.AsyncHTTPConnection
     ) -> None:
-        """Keep ``connection`` for the next request to ``origin`` if it stays open; close the
-        oldest idle one of the origin if it has expired, and any beyond ``max_connections``."""
+        """Keep ``connection`` for the next request to ``origin`` if it stays open."""
         if not connection.is_idle():
             await connection.aclose()
             return
-        idle = self._idle.setdefault((origin.scheme, origin.host, origin.port), deque())
-        idle.append(connection)
-        self._idle_count += 1
-        if len(idle) > 1 and (idle[0].has_expired() or self._idle_count > self._max_connections):
-            self._idle_count -= 1
-            with contextlib.suppress(Exception):
-                await idle.popleft().aclose()
+        key = (origin.scheme, origin.host, origin.port)
+        self._idle.setdefault(key, deque()).append(connection)
+        self._idle_order[connection] = key
+        await self._close_idle()
+
+    async def _close_idle(self, *, expired_only: bool = False) -> None:
+        """Close the idle connections, of whatever origin, that have expired or (unless
+        ``expired_only``) that make more than ``max_connections`` open with those in use (a
+        request about to open one counts as in use); the longest idle first."""
+        while self._idle_order:
+            oldest, key = next(iter(self._idle_order.items()))
+            if not oldest.has_expired() and (
+                expired_only or len(self._idle_order) + self._in_use <= self._max_connections
+            ):
+                return
+            del self._idle_order[oldest]
+            idle = self._idle[key]
+            idle.popleft()
+            if not idle:
+                del self._idle[key]
+            await _close(oldest)
 
     async def __aenter__(self) -> PublicTransport:
         return self
@@ -196,8 +228,11 @@ class PublicTransport(httpx.AsyncBaseTransport):
         await self.aclose()
 
     async def aclose(self) -> None:
-        idle, self._idle, self._idle_count = self._idle, {}, 0
-        for connections in idle.values():
-            for connection in connections:
-                with contextlib.suppress(Exception):
-                    await connection.aclose()
+        idle, self._idle, self._idle_order = self._idle_order, {}, OrderedDict()
+        for connection in idle:
+            await _close(connection)
+
+
+async def _close(connection: httpcore.AsyncHTTPConnection) -> None:
+    with contextlib.suppress(Exception):
+        await connection.aclose()

@@ -66,15 +66,10 @@ CUT_SHORT = "cut short: the attempt was interrupted (its worker stopped) and lef
 
 @dataclass(frozen=True, slots=True)
 class DeliveryRef:
-    """One (event, subscription) pair: the unit of delivery and of the arq job."""
+    """One (event, subscription) pair: the unit of delivery (an arq job carries several)."""
 
     event_id: UUID
     webhook_id: UUID
-
-    def job_id(self, queue_name: str) -> str:
-        """The arq job id of the pair, in the queue's namespace (arq's job ids are global to a
-        Redis, and everything a deployment keeps there carries its queue name)."""
-        return f"{queue_name}:deliver:{self.event_id}:{self.webhook_id}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from app.services.oauth import grants
 from app.services.organizations import add_member
 from db.tables import OAuthClient
 from tests.dashboard.support import csrf_of, dashboard_server, shown_once, sign_in
+from tests.dates import YEAR
 from tests.support import Tenant, create_scanner, ok, open_door, place_order
 from tests.webhooks.support import Receiver
 
@@ -313,12 +314,12 @@ async def test_scanners_and_profiles_created_and_edited(
         f"{path}/profiles",
         name="Early door",
         opens_minutes_before_start="30",
-        valid_from="2030-06-01T17:00",
+        valid_from=f"{YEAR}-06-01T17:00",
     )
     assert made.status_code == 303
     page = (await browser.get(path)).text
     [profile_id] = re.findall(r"/dashboard/scanners/profiles/([0-9a-f-]{36})", page)[:1]
-    assert "opens 30 min before" in page and "2030-06-01 17:00 UTC" in page
+    assert "opens 30 min before" in page and f"{YEAR}-06-01 17:00 UTC" in page
 
     added = await post_form(
         browser, path, path, name="North door", profile_id=profile_id, active="on"

@@ -4,6 +4,7 @@ on 127.0.0.1 only when private targets are allowed, and httpcore's errors arrive
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 import threading
@@ -160,12 +161,14 @@ class KeepAliveListener(_Served):
     def __init__(self, hold: asyncio.Event | None = None) -> None:
         self.hold = hold
         self.connections = 0
+        self.open = 0
         self.in_hand = 0
         self.most_in_hand = 0
         self.busier = asyncio.Event()
 
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1
+        self.open += 1
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -187,11 +190,22 @@ class KeepAliveListener(_Served):
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self.open -= 1
             writer.close()
 
     def _release(self) -> None:
         if self.hold is not None:
             self.hold.set()
+
+
+async def _open_at_most(listeners: list[KeepAliveListener], most: int) -> int:
+    """The connections open at the listeners, once they are ``most`` or fewer (bounded poll: a
+    close reaches the listener a moment after the client made it)."""
+    for _ in range(500):
+        if sum(listener.open for listener in listeners) <= most:
+            break
+        await asyncio.sleep(0.01)
+    return sum(listener.open for listener in listeners)
 
 
 async def test_one_kept_alive_connection_carries_requests_one_after_another() -> None:
@@ -217,6 +231,39 @@ async def test_requests_beyond_max_connections_wait_for_a_free_one() -> None:
     assert [answer.status_code for answer in answers] == [200] * 10
     assert listener.most_in_hand == 3
     assert listener.connections == 3
+
+
+async def test_idle_connections_of_all_origins_together_stay_within_max_connections() -> None:
+    """A kept-alive connection counts against ``max_connections`` whatever its origin: a request
+    to a new origin closes an idle connection to another one."""
+    listeners = [KeepAliveListener() for _ in range(4)]
+    transport = PublicTransport(allow_private=True, max_connections=2)
+    async with contextlib.AsyncExitStack() as stack:
+        urls = [await stack.enter_async_context(listener.serving()) for listener in listeners]
+        http = await stack.enter_async_context(httpx.AsyncClient(transport=transport))
+        for url in urls:
+            assert (await http.post(url, content=b"{}")).status_code == 200
+        assert await _open_at_most(listeners, 2) == 2
+    assert [listener.connections for listener in listeners] == [1, 1, 1, 1]
+
+
+async def test_an_idle_connection_is_closed_once_it_expires_whatever_its_origin() -> None:
+    """A lone idle connection to one origin is closed once it has expired, by the pool's next
+    request to any origin."""
+    lone, busy = KeepAliveListener(), KeepAliveListener()
+    transport = PublicTransport(allow_private=True, keepalive_expiry=0.05)
+    async with (
+        lone.serving() as lone_url,
+        busy.serving() as busy_url,
+        httpx.AsyncClient(transport=transport) as http,
+    ):
+        await http.post(lone_url, content=b"{}")
+        for _ in range(500):  # bounded: the connection expires 50 ms after its request
+            await http.post(busy_url, content=b"{}")
+            if not lone.open:
+                break
+            await asyncio.sleep(0.01)
+        assert (lone.open, lone.connections) == (0, 1)
 
 
 async def test_a_kept_alive_connection_the_server_closed_is_not_used_again() -> None:

@@ -26,11 +26,12 @@ from tests.webhooks.support import (
     Receiver,
     emit,
     payload_of,
+    relay_refs,
     settled_log,
     subscribe,
     verified,
 )
-from workers.arq_worker import MAX_JOBS, PER_SUBSCRIPTION
+from workers.arq_worker import MAX_ATTEMPTS, PER_SUBSCRIPTION
 from workers.jobs import enqueue_deliveries
 
 
@@ -89,10 +90,9 @@ async def test_relaying_twice_enqueues_nothing_twice(client: AsyncClient, tenant
         while await dispatch_due(schedule):
             pass
         assert ref not in handed, "a handed-out delivery was handed out again"
-        await enqueue_deliveries(pool, [ref], settings)
-        assert await pool.enqueue_job("deliver", _job_id=ref.job_id(settings.queue_name)) is None
-        queued = [job.decode() for job in await pool.zrange(settings.queue_name, 0, -1)]
-        assert queued.count(ref.job_id(settings.queue_name)) == 1
+        jobs = await pool.queued_jobs(queue_name=settings.queue_name)
+        carried = [tuple(pair) for job in jobs for pair in job.args[0]]
+        assert carried.count((str(ref.event_id), str(ref.webhook_id))) == 1
         assert (
             await WebhookDelivery.count().where(WebhookDelivery.organization_id == tenant.org_id)
             == 1
@@ -101,6 +101,43 @@ async def test_relaying_twice_enqueues_nothing_twice(client: AsyncClient, tenant
         queued = [job.decode() for job in await pool.zrange(settings.queue_name, 0, -1)]
         await pool.delete(settings.queue_name, *[f"arq:job:{job}" for job in queued])
         await pool.aclose()
+
+
+async def test_pairs_in_several_jobs_are_each_attempted_once(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """The delivery row and its lease are the deduplication, not arq: pairs enqueued in two jobs
+    at once (and handed out by the worker's own relay as well) arrive once each, in jobs that
+    carry several pairs."""
+    settings = get_settings()
+    pool: ArqRedis = await create_pool(
+        RedisSettings.from_dsn(REDIS_URL), default_queue_name=settings.queue_name
+    )
+    try:
+        async with Receiver() as receiver:
+            hook = await subscribe(client, tenant, receiver.url, ["order.created"])
+            for _ in range(3):
+                await emit(tenant, "order.created")
+            refs = await relay_refs(tenant)
+            assert len(refs) == 3
+            await enqueue_deliveries(pool, refs, settings)
+            await enqueue_deliveries(pool, refs, settings)
+            async with worker(REDIS_URL):
+                log = await settled_log(client, tenant, hook["id"], count=3)
+                for _ in range(300):  # until both jobs have run (bounded poll)
+                    if not await pool.queued_jobs(queue_name=settings.queue_name):
+                        break
+                    await asyncio.sleep(0.1)
+                else:
+                    raise AssertionError("the jobs did not run within 30 s")
+            received = list(receiver.requests)
+    finally:
+        await pool.aclose()
+    assert [d["status"] for d in log] == ["delivered"] * 3
+    assert [d["attempts"] for d in log] == [1, 1, 1]
+    assert sorted(r.headers["webhook-id"] for r in received) == sorted(
+        str(ref.event_id) for ref in refs
+    )
 
 
 @pytest.mark.slow
@@ -298,7 +335,7 @@ async def test_a_dead_subscriber_does_not_delay_the_others(
     delivery to a healthy subscriber arrives while the dead one's first attempts are still
     waiting (they give up after 10 s). The rest of its backlog waits in the database: never
     attempted, never handed to arq."""
-    dead_events, healthy_events = MAX_JOBS + 100, 50
+    dead_events, healthy_events = MAX_ATTEMPTS + 100, 50
     async with (
         Receiver(release=asyncio.Event(), hold_all=True) as dead,
         Receiver() as healthy,
