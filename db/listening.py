@@ -17,7 +17,8 @@ EVENT_TIME = "SELECT created_at FROM outbox_events WHERE organization_id = {} AN
 
 
 async def events_since(organization_id: UUID, since: datetime, limit: int) -> list[dict[str, Any]]:
-    return await OutboxEvent.raw(EVENTS_SINCE, organization_id, since, limit)
+    rows: list[dict[str, Any]] = await OutboxEvent.raw(EVENTS_SINCE, organization_id, since, limit)
+    return rows
 
 
 async def event_time(organization_id: UUID, event_id: UUID) -> datetime | None:

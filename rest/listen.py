@@ -61,7 +61,7 @@ async def listen_socket(socket: WebSocket[Any, Any, Any]) -> None:
             return False
         return True
 
-    tasks = {
+    tasks: set[asyncio.Task[Any]] = {
         asyncio.create_task(_send(socket, events), name="send"),
         asyncio.create_task(_until_closed(socket), name="closed"),
         asyncio.create_task(until_lapsed(still_allowed), name="lapsed"),

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -279,7 +279,7 @@ def _api_key() -> str:
     return key
 
 
-def _devkit(work: Callable[[], Awaitable[Any]]) -> Any:
+def _devkit(work: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
     from ticketing.devkit import DevkitError
 
     try:

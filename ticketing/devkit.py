@@ -121,8 +121,7 @@ async def listen(
                         if stop_after is not None and forwarded >= stop_after:
                             return forwarded
             except websockets.ConnectionClosed as closed:
-                code = closed.rcvd.code if closed.rcvd else None
-                if code in REFUSALS:
+                if closed.rcvd is not None and closed.rcvd.code in REFUSALS:
                     raise DevkitError(f"the service refused: {closed.rcvd.reason}") from None
             except (OSError, websockets.InvalidHandshake) as error:
                 say(f"Connection lost ({type(error).__name__}); reconnecting")
