@@ -82,6 +82,15 @@ class Event:
     orders = nested_list(ORDERS, "event_id", "The filters combine.")
 
 
+@record_type(
+    hold_records.Hold,
+    description="Places of a timeslot kept until `expiresAt`; `status` is active, converted, "
+    "released or expired.",
+)
+class Hold:
+    pass
+
+
 @record_type(event_records.Deleted, description="The row `id` is gone.")
 class Deleted:
     pass
