@@ -21,6 +21,7 @@ from app.services.organizations import add_member
 from db.tables import OAuthClient
 from tests.dashboard.support import csrf_of, dashboard_server, shown_once, sign_in
 from tests.dates import YEAR
+from tests.sales.onsale import hold_body
 from tests.support import Tenant, create_profile, create_scanner, ok, open_door, place_order
 from tests.webhooks.support import Receiver
 
@@ -89,6 +90,7 @@ async def test_overview_event_search_and_an_order_confirmed_then_cancelled(
         buyer_email="grace@example.com",
     )
     ok(await api.post("/scans", json={"scannable_code": door.tickets[0]["scannable_code"]}))
+    ok(await api.post("/holds", json=hold_body(venue, 2)), 201)
     browser = await browser_for(tenant.email)
 
     overview = (await browser.get("/dashboard")).text
@@ -99,6 +101,8 @@ async def test_overview_event_search_and_an_order_confirmed_then_cancelled(
     event = await browser.get(f"/dashboard/events/{event_id}", params={"q": "grace"})
     assert event.status_code == 200
     assert "1 ticket for “grace”" in event.text and "grace@example.com" in event.text
+    figures = re.findall(r'data-label="(Sold|Held|Available)" class="num">(\d+)<', event.text)
+    assert figures == [("Sold", "3"), ("Held", "2"), ("Available", "95")]
     order_path = f"/dashboard/events/{event_id}/orders/{pending['id']}"
     assert order_path in event.text
 
