@@ -122,6 +122,12 @@ def _database_url() -> str:
     if scheme in POSTGRES_SCHEMES:
         return url
     if scheme == "sqlite" and url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        directory = Path(url.removeprefix("sqlite:///")).absolute().parent
+        if not directory.is_dir():
+            raise SettingsError(
+                f"DATABASE_URL names a SQLite file in {str(directory)!r}, a directory that does "
+                "not exist: create it first"
+            )
         return url
     raise SettingsError(
         f"DATABASE_URL must be postgresql://user@host:port/db or sqlite:///path, got {url!r}"

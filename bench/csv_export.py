@@ -117,7 +117,7 @@ async def main(args: argparse.Namespace) -> None:
         port = free_port()
         print(f"load average before (1/5/15 min): {load()}", flush=True)
         with tempfile.TemporaryDirectory() as logs:
-            command = server_command("service", "uvicorn", port, 1)
+            command = server_command("service", port, 1)
             async with (
                 running(command, port, Path(logs) / "serve.log") as pid,
                 httpx.AsyncClient(

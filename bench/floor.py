@@ -12,8 +12,9 @@ the counter's new figure, or 409 when it is full. The floor creates its two tabl
 (:data:`FLOOR_TABLES`) at start-up; a bench inserts the counters it writes to: one with a large
 capacity is a hot timeslot, one per ticket with a capacity of 1 is an admission.
 
-The bench starts it beside the service in the same run (``bench/run.py``), so that every figure
-of the service is also a ratio to this floor measured minutes apart on the same machine.
+The bench starts it beside the service in the same run (``bench/run.py``), on the same server, so
+that every figure of the service is also a ratio to this floor measured seconds apart on the same
+machine and server.
 
     DATABASE_URL=postgresql://... .venv/bin/python bench/floor.py --port 8100 --workers 2
 """
@@ -25,6 +26,7 @@ import hashlib
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -54,7 +56,9 @@ def create_app() -> Litestar:
             min_size=0,
             max_size=int(os.environ.get("TICKETING_DATABASE_POOL_SIZE", "20")),
         )
-        async with pool["main"].acquire() as connection:
+        async with pool["main"].acquire() as connection, connection.transaction():
+            # The processes of one floor start together: one creates the tables at a time.
+            await connection.execute("SELECT pg_advisory_xact_lock(hashtext('floor_tables'))")
             for statement in FLOOR_TABLES:
                 await connection.execute(statement)
         try:
@@ -98,22 +102,25 @@ def create_app() -> Litestar:
 
 
 def main() -> None:
-    import uvicorn
+    """Serve the floor on the server ``ticketing serve`` uses (granian, ASGI, uvloop)."""
+    from granian import Granian
+    from granian.constants import Interfaces, Loops
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
-    uvicorn.run(
+    Granian(
         "floor:create_app",
-        factory=True,
-        host="127.0.0.1",
+        address="127.0.0.1",
         port=args.port,
+        interface=Interfaces.ASGI,
         workers=args.workers,
-        log_level="warning",
-        access_log=False,
-        app_dir=os.path.dirname(os.path.abspath(__file__)),
-    )
+        loop=Loops.uvloop,
+        factory=True,
+        working_dir=Path(__file__).resolve().parent,
+        log_access=False,
+    ).serve()
 
 
 if __name__ == "__main__":

@@ -120,7 +120,7 @@ async def main() -> None:
         print(f"seeded {args.tickets} tickets in {time.perf_counter() - started:.1f} s")
         port = free_port()
         log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-graphql-{port}.log"
-        command = server_command("service", "uvicorn", port, args.workers)
+        command = server_command("service", port, args.workers)
         async with running(command, port, log, access_log=False):
             print(
                 f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, "

@@ -2,10 +2,10 @@
 
 One throw-away database, two events of one organization: 10,000 and 1,000,000 tickets copied in
 as confirmed orders of four (``bench/seeding.py``), plus one order of five placed through the API
-on each, then ``VACUUM ANALYZE``. One ``ticketing serve`` process, one client, requests one after
-another; each row of the table is the median (p50) of ``--repeat`` requests per event, and the
-ratio of the two. The keyset rows start at the middle of the list (the ``next_after`` of the
-middle page) and at its end.
+on each, then ``VACUUM ANALYZE``. Each size is measured on a ``ticketing serve`` process (one)
+started for it, with one client, requests one after another; each row of the table is the median
+(p50) of ``--repeat`` requests per event, and the ratio of the two. The keyset rows start at the
+middle of the list (the ``next_after`` of the middle page) and at its end.
 
     .venv/bin/python bench/million.py                     # about five minutes, most of it seeding
     .venv/bin/python bench/million.py --small 10000 --large 100000   # a quick look
@@ -110,21 +110,21 @@ async def main() -> None:
         started = time.perf_counter()
         seeded = await seed(database_url, [args.small, args.large], keep_codes=False)
         print(f"seeded {args.small + args.large} tickets in {time.perf_counter() - started:.0f} s")
-        port = free_port()
-        log = Path("/tmp") / f"bench-million-{port}.log"
         headers = {"Authorization": f"Bearer {seeded.key}"}
-        async with (
-            running(server_command("service", "uvicorn", port, 1), port, log),
-            httpx.AsyncClient(
-                base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=60
-            ) as client,
-            HttpConnection("127.0.0.1", port, headers) as connection,
-        ):
-            for index in range(len(seeded.events)):
+        results: dict[str, list[float]] = {}
+        totals = []
+        for index, event in enumerate(seeded.events):
+            # Each size on a server started for it: neither inherits the other's warm caches.
+            port = free_port()
+            log = Path("/tmp") / f"bench-million-{port}.log"
+            async with (
+                running(server_command("service", port, 1), port, log),
+                httpx.AsyncClient(
+                    base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=60
+                ) as client,
+                HttpConnection("127.0.0.1", port, headers) as connection,
+            ):
                 await place_api_order(client, seeded, index)
-            results: dict[str, list[float]] = {}
-            totals = []
-            for event in seeded.events:
                 total = event.tickets + 5
                 totals.append(total)
                 cursors = await cursors_of(client, str(event.id), total)

@@ -67,7 +67,7 @@ async def main() -> None:
         path = args.path.replace("{event}", str(seeded.events[0].id))
         port = free_port()
         log = Path(tempfile.gettempdir()) / f"bench-profile-{port}.log"
-        async with running(server_command("service", "uvicorn", port, 1), port, log) as pid:
+        async with running(server_command("service", port, 1), port, log) as pid:
             headers = {"Authorization": f"Bearer {seeded.key}"}
 
             body = None

@@ -2,8 +2,8 @@
 
 Creates a throw-away PostgreSQL database, seeds one event (orders of four, order scanning on),
 starts the reference floor (``bench/floor.py``: bare Litestar + asyncpg, one indexed key lookup)
-and ``ticketing serve`` with the same number of processes on the same server stack, and loads each
-in turn with the same clients:
+and ``ticketing serve`` with the same number of processes on the same server (granian, uvloop),
+and loads each in turn with the same clients:
 
 - floor ``GET /key``: hash the bearer key, read its row by the unique index (the reference);
 - ``GET /whoami``: the service's authentication and one read;
@@ -11,15 +11,16 @@ in turn with the same clients:
 - ``POST /scans``: every scan a different ticket, so each is a full admission;
 - floor ``GET /hello`` (the framework alone).
 
-Each request kind runs for ``--seconds`` in ``--rounds`` interleaved slices (floor, service, floor,
-service, ...), so a change in the machine's load during the run weighs on both alike and each
-ratio compares figures taken seconds apart. The load comes from the lean client in
+Each request kind runs for ``--seconds`` in all (default 12), in ``--rounds`` slices (default 3,
+so 4 s each) taken in turns (floor, service, ..., floor, service, ...), so that a change in the
+machine's load during the run weighs on both alike and each ratio compares figures taken seconds
+apart. The load comes from the lean client in
 ``bench/loadgen.py`` and, when ``wrk`` is installed, from wrk too (GET requests). With
 ``--memory N`` the service then answers N more requests and the resident memory of its processes
 is printed before and after.
 
-    .venv/bin/python bench/run.py                       # 32 clients, 10 s a phase, 2 processes
-    .venv/bin/python bench/run.py --server granian      # the same on granian (the comparison)
+    .venv/bin/python bench/run.py                  # 32 clients, 2 processes each
+    .venv/bin/python bench/run.py --memory 100000  # then the memory check
 
 Everything shares the machine's cores: servers, PostgreSQL and the load generator.
 """
@@ -43,7 +44,7 @@ from pathlib import Path
 
 import httpx
 from loadgen import HttpConnection, Phase, Request, run_phase
-from seeding import ROOT, Seeded, seed, throwaway_database
+from seeding import Seeded, seed, throwaway_database
 
 BENCH = Path(__file__).resolve().parent
 FLOOR = "floor GET /key"
@@ -64,21 +65,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def server_command(which: str, server: str, port: int, workers: int) -> list[str]:
-    """The command that serves the floor or the service on ``server`` (uvicorn or granian)."""
+def server_command(which: str, port: int, workers: int) -> list[str]:
+    """The command that serves the floor or the service (``ticketing serve``); the floor runs on
+    the same server as the service (``bench/floor.py``)."""
     python = sys.executable
-    if server == "uvicorn":
-        if which == "floor":
-            return [python, str(BENCH / "floor.py"), "--port", str(port), "--workers", str(workers)]
-        ticketing = str(Path(python).parent / "ticketing")
-        return [ticketing, "serve", "--port", str(port), "--workers", str(workers)]
-    target = "floor:create_app" if which == "floor" else "ticketing.application:create_app"
-    return [
-        str(Path(python).parent / "granian"), "--interface", "asgi", "--factory",
-        "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
-        "--loop", "uvloop", "--working-dir", str(BENCH if which == "floor" else ROOT),
-        target,
-    ]  # fmt: skip
+    if which == "floor":
+        return [python, str(BENCH / "floor.py"), "--port", str(port), "--workers", str(workers)]
+    ticketing = str(Path(python).parent / "ticketing")
+    return [ticketing, "serve", "--port", str(port), "--workers", str(workers)]
 
 
 @contextlib.asynccontextmanager
@@ -200,7 +194,9 @@ def memory_of(pid: int) -> dict[int, tuple[int, int]]:
     return found
 
 
-def print_figures(title: str, figures: list[Figure], floor: float) -> None:
+def print_figures(title: str, figures: list[Figure]) -> None:
+    """Each figure with its ratio to the floor's key lookup (the first figure)."""
+    floor = figures[0].rate
     print(f"\n{title}")
     print(f"{'request':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'x floor':>8}")
     for f in figures:
@@ -234,29 +230,26 @@ def targets_of(seeded: Seeded, codes: Iterator[str]) -> list[Target]:
 
 @dataclass
 class Servers:
-    """The floor and the service running on one server stack."""
+    """The floor and the service, running."""
 
-    stack: str
     ports: dict[str, int]
     service_pid: int
 
 
 @contextlib.asynccontextmanager
-async def servers_on(stack: str, workers: int) -> AsyncIterator[Servers]:
+async def servers(workers: int) -> AsyncIterator[Servers]:
     logs = Path(os.environ.get("TMPDIR", "/tmp"))
     ports = {"floor": free_port(), "service": free_port()}
     async with contextlib.AsyncExitStack() as running_servers:
         pids = {
             role: await running_servers.enter_async_context(
                 running(
-                    server_command(role, stack, port, workers),
-                    port,
-                    logs / f"bench-{role}-{port}.log",
+                    server_command(role, port, workers), port, logs / f"bench-{role}-{port}.log"
                 )
             )
             for role, port in ports.items()
         }
-        yield Servers(stack, ports, pids["service"])
+        yield Servers(ports, pids["service"])
 
 
 def merge(name: str, phases: list[Phase]) -> Figure:
@@ -271,38 +264,26 @@ def merge(name: str, phases: list[Phase]) -> Figure:
 
 
 async def measure(
-    args: argparse.Namespace, stacks: list[str], targets: list[Target], key: str
+    args: argparse.Namespace, targets: list[Target], key: str
 ) -> tuple[list[Figure], list[Figure]]:
-    """Every target for ``args.seconds`` on every server stack, in ``args.rounds`` interleaved
-    slices, so that a change of the machine's load during the run weighs on all alike. One stack
-    runs throughout; several run one at a time (each holds database connections). Returns the
-    lean client's figures and wrk's."""
+    """Every target for ``args.seconds`` in ``args.rounds`` interleaved slices, so that a change
+    of the machine's load during the run weighs on all alike. Returns the lean client's figures
+    and wrk's."""
     phases: dict[str, list[Phase]] = {}
     by_wrk: dict[str, list[Figure]] = {}
     slice_seconds = args.seconds / args.rounds
     use_wrk = shutil.which("wrk") is not None
-    async with contextlib.AsyncExitStack() as kept:
-        single = (
-            await kept.enter_async_context(servers_on(stacks[0], args.workers))
-            if len(stacks) == 1
-            else None
-        )
+    async with servers(args.workers) as running_servers:
         for _ in range(args.rounds):
-            for stack in stacks:
-                async with contextlib.AsyncExitStack() as this_round:
-                    servers = single or await this_round.enter_async_context(
-                        servers_on(stack, args.workers)
-                    )
-                    label = f" ({stack})" if len(stacks) > 1 else ""
-                    for target in targets:
-                        port = servers.ports[target.role]
-                        phase = await load(target, port, key, args.clients, slice_seconds)
-                        phases.setdefault(target.name + label, []).append(phase)
-                    for target in targets if use_wrk else []:
-                        if target.path:
-                            port = servers.ports[target.role]
-                            found = await wrk(target, port, key, args.clients, slice_seconds)
-                            by_wrk.setdefault("wrk: " + target.name + label, []).append(found)
+            for target in targets:
+                port = running_servers.ports[target.role]
+                phase = await load(target, port, key, args.clients, slice_seconds)
+                phases.setdefault(target.name, []).append(phase)
+            for target in targets if use_wrk else []:
+                if target.path:
+                    port = running_servers.ports[target.role]
+                    found = await wrk(target, port, key, args.clients, slice_seconds)
+                    by_wrk.setdefault("wrk: " + target.name, []).append(found)
         lean = [merge(name, found) for name, found in phases.items()]
         wrk_figures = [
             Figure(
@@ -314,11 +295,12 @@ async def measure(
             )
             for name, found in by_wrk.items()
         ]
-        if single is not None and args.memory:
+        pid = running_servers.service_pid
+        if args.memory:
             page = targets[2].path or ""
-            await memory_run(args, key, page, single.ports["service"], single.service_pid)
-        elif single is not None:
-            print("\nservice: resident KiB per process (now, peak):", memory_of(single.service_pid))
+            await memory_run(args, key, page, running_servers.ports["service"], pid)
+        else:
+            print("\nservice: resident KiB per process (now, peak):", memory_of(pid))
     return lean, wrk_figures
 
 
@@ -329,28 +311,21 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved slices of each")
     parser.add_argument("--tickets", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
-    parser.add_argument(
-        "--server",
-        choices=["uvicorn", "granian", "both"],
-        default="uvicorn",
-        help="both: floor and service on each, in turn (the server comparison)",
-    )
     parser.add_argument("--memory", type=int, default=0, help="then N more requests; RSS")
     args = parser.parse_args()
-    stacks = ["uvicorn", "granian"] if args.server == "both" else [args.server]
     async with throwaway_database() as database_url:
         started = time.perf_counter()
         seeded = await seed(database_url, [args.tickets])
         print(f"seeded {args.tickets} tickets in {time.perf_counter() - started:.1f} s")
         print(
             f"{args.clients} clients, {args.seconds:.0f} s a kind in {args.rounds} slices, "
-            f"{args.workers} process(es) each, on {' and '.join(stacks)}"
+            f"{args.workers} process(es) each"
         )
         targets = targets_of(seeded, iter(seeded.events[0].codes))
-        lean, wrk_figures = await measure(args, stacks, targets, seeded.key)
-        print_figures("lean client (bench/loadgen.py)", lean, lean[0].rate)
+        lean, wrk_figures = await measure(args, targets, seeded.key)
+        print_figures("lean client (bench/loadgen.py)", lean)
         if wrk_figures:
-            print_figures("wrk -t1 (GET only)", wrk_figures, wrk_figures[0].rate)
+            print_figures("wrk -t1 (GET only)", wrk_figures)
 
 
 async def memory_run(args: argparse.Namespace, key: str, page: str, port: int, pid: int) -> None:

@@ -108,7 +108,7 @@ async def main() -> None:
         codes = Codes(seeded.events[0].codes)
         port = free_port()
         log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-scan-batch-{port}.log"
-        command = server_command("service", "uvicorn", port, 1)
+        command = server_command("service", port, 1)
         async with running(command, port, log, access_log=False):
             headers = {"Authorization": f"Bearer {seeded.key}"}
 

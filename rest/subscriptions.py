@@ -14,11 +14,12 @@ The credential is checked again every few seconds while the socket is open
 expired, the socket closes with 4403 and its operations stop.
 
 A subscriber that cannot keep up with its notifications (``app.runtime.live``) is dropped:
-its operation stops and the socket is closed with 1013 (try again later). A send that the
+its operation stops and the socket is closed with 1013 (try again later). When the server starts
+to stop (``app.runtime.stopping``) every socket is closed with 1012 (service restart), so that
+the graceful shutdown does not wait for subscriptions that never end by themselves. A send that the
 client does not read blocks only that connection, whose buffers are bounded.
 
-This module knows nothing of the server: any ASGI server with WebSocket support runs it
-(uvicorn does with the ``websockets`` package, which the project depends on).
+This module knows nothing of the server: any ASGI server with WebSocket support runs it.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from litestar.exceptions import WebSocketDisconnect
 
 from app.errors import DomainError, Unauthenticated
 from app.principal import Principal
+from app.runtime import stopping
 from app.runtime.rechecks import until_lapsed
 from app.schemas.decoding import MalformedJSON, NestedTooDeeply, decode_json
 from app.services.authentication import authenticate, verify_credential
@@ -94,23 +96,25 @@ class Connection:
         self.operations: dict[str, asyncio.Task[None]] = {}
         self.sending = asyncio.Lock()
         self.too_slow = asyncio.Event()
+        self.stopping = asyncio.Event()
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self.sending:
             await self.socket.send_text(msgspec.json.encode(message).decode())
 
     async def run(self) -> None:
-        try:
-            await self._initialise()
-            await self._serve()
-        except Closing as closing:
-            await self._close(closing.code, closing.reason)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            for task in self.operations.values():
-                task.cancel()
-            await asyncio.gather(*self.operations.values(), return_exceptions=True)
+        with stopping.on_stop(self.stopping.set):  # left once the socket is closed
+            try:
+                await self._initialise()
+                await self._serve()
+            except Closing as closing:
+                await self._close(closing.code, closing.reason)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                for task in self.operations.values():
+                    task.cancel()
+                await asyncio.gather(*self.operations.values(), return_exceptions=True)
 
     async def _initialise(self) -> None:
         try:
@@ -133,21 +137,24 @@ class Connection:
         receiving = asyncio.ensure_future(self.socket.receive_text())
         too_slow = asyncio.ensure_future(self.too_slow.wait())
         lapsed = asyncio.ensure_future(until_lapsed(self._credential_is_live))
+        server_stopping = asyncio.ensure_future(self.stopping.wait())
+        waits: set[asyncio.Future[Any]] = {receiving, too_slow, lapsed, server_stopping}
         try:
             while True:
-                await asyncio.wait(
-                    {receiving, too_slow, lapsed}, return_when=asyncio.FIRST_COMPLETED
-                )
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+                if server_stopping.done():
+                    raise Closing(1012, "Service restart: reconnect")
                 if too_slow.done():
                     raise Closing(1013, "Subscriber too slow: notifications were dropped")
                 if lapsed.done():
                     raise Closing(4403, "Forbidden: the credential was revoked or has expired")
                 await self._handle(_message(receiving.result()))
+                waits.remove(receiving)
                 receiving = asyncio.ensure_future(self.socket.receive_text())
+                waits.add(receiving)
         finally:
-            receiving.cancel()
-            too_slow.cancel()
-            lapsed.cancel()
+            for waiting in waits:
+                waiting.cancel()
 
     async def _credential_is_live(self) -> bool:
         try:

@@ -154,10 +154,12 @@ LISTENING = re.compile(r"listening on (http://\S+?):(\d+)")
 
 
 @asynccontextmanager
-async def served(*args: str, port: int | None = None, **env: str) -> AsyncIterator[RunningProcess]:
+async def served(
+    *args: str, port: int | None = None, poll_health: bool = True, **env: str
+) -> AsyncIterator[RunningProcess]:
     """``ticketing serve ARGS`` on ``port`` (default: a free one) with ``env`` over this run's
     environment; its base URL is read from the line saying where it listens, then ``/healthz``
-    is polled until it answers."""
+    is polled until it answers (unless ``poll_health`` is false: the line promises it does)."""
     with tempfile.TemporaryFile() as output:
         process = await asyncio.create_subprocess_exec(
             TICKETING, "serve", "--host", "127.0.0.1", "--port", str(port or free_port()), *args,
@@ -169,7 +171,8 @@ async def served(*args: str, port: int | None = None, **env: str) -> AsyncIterat
             match = LISTENING.search(running.log())
             assert match, running.log()
             running.url = f"{match.group(1)}:{match.group(2)}"
-            await _wait_for_health(running)
+            if poll_health:
+                await _wait_for_health(running)
             yield running
         except BaseException:
             sys.stderr.write(running.log()[-4000:])

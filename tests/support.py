@@ -12,6 +12,7 @@ from httpx import AsyncClient, Response
 
 from app.principal import SCOPES
 from graphql_api.schema import DOCUMENTS
+from tests.dates import YEAR
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def problem(response: Response, status: int) -> dict[str, Any]:
 
 
 async def create_event(client: AsyncClient, tenant: Tenant, **fields: Any) -> dict[str, Any]:
-    body = {"title": "Concert", "starts_at": "2030-06-01T18:00:00Z", **fields}
+    body = {"title": "Concert", "starts_at": f"{YEAR}-06-01T18:00:00Z", **fields}
     return ok(await client.post("/events", json=body, headers=tenant.headers), 201)
 
 
@@ -88,8 +89,8 @@ async def create_timeslot(
 ) -> dict[str, Any]:
     body = {
         "title": "Evening",
-        "starts_at": "2030-06-01T18:00:00Z",
-        "ends_at": "2030-06-01T23:00:00Z",
+        "starts_at": f"{YEAR}-06-01T18:00:00Z",
+        "ends_at": f"{YEAR}-06-01T23:00:00Z",
         "total_available": 100,
         "ticket_type_ids": [],
         **fields,

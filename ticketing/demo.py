@@ -84,6 +84,8 @@ def configure_environment(database: str | None, reset: bool, host: str, port: in
     elif os.environ["DATABASE_URL"].startswith("sqlite:///"):
         path = Path(os.environ["DATABASE_URL"].removeprefix("sqlite:///")).absolute()
         os.environ["DATABASE_URL"] = f"sqlite:///{path}"
+    get_settings.cache_clear()
+    get_settings()  # a SQLite file in a missing directory stops here, before anything is made
     _, jwks_path = ensure_dev_idp(idp_directory)
     os.environ.pop("REDIS_URL", None)
     os.environ["TICKETING_ALLOW_PRIVATE_WEBHOOKS"] = "1"
@@ -405,18 +407,17 @@ async def _with_engine(settings: Settings, work: Awaitable[DemoSession]) -> Demo
 
 
 def run(database: str | None, reset: bool, host: str, port: int) -> None:
-    """Prepare, seed and print, then serve until interrupted."""
+    """Check the port, prepare, seed and print, then serve until interrupted. A port in use or
+    a SQLite file in a missing directory stops it before anything is written or printed."""
     import asyncio
 
-    idp_directory = configure_environment(database, reset, host, port)
-
     from app.settings import get_settings
+    from ticketing.server import check_port, serve
 
+    check_port(host, port)
+    idp_directory = configure_environment(database, reset, host, port)
     settings = get_settings()
     session = asyncio.run(_with_engine(settings, start_session(idp_directory)))
     print_banner(session, settings.public_url, settings.database_url, idp_directory, sys.stdout)
 
-    from ticketing.application import create_app
-    from ticketing.server import serve
-
-    serve(create_app(settings), host=host, port=port, workers=1, settings=settings)
+    serve(host=host, port=port, workers=1, settings=settings)

@@ -1,24 +1,31 @@
 """Running the HTTP server (``ticketing serve`` and the demo): the one module that knows the
-server is uvicorn.
+server is granian (its public embedding API, ``granian.Granian``).
 
-It binds the socket itself so that it can say where it listens (the real port, also for
-``--port 0``), hands logging to the service's own set-up (one format for every line), bounds the
-graceful shutdown, and gives the processes of ``--workers N`` one metrics directory for the run.
+What ``serve`` promises, each proved by ``tests/operations``: the line saying where it listens
+names the real port (also for ``--port 0``) and is printed only once the port answers; SIGTERM
+or SIGINT closes the port at once in every process, lets the requests in flight finish within
+``TICKETING_SHUTDOWN_TIMEOUT_SECONDS`` (the application ends its never-ending streams itself,
+``app.runtime.stopping``), and exits 0; the processes of ``--workers N`` share one metrics
+directory; every log line has the service's own format.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import contextlib
 import logging
+import multiprocessing
 import os
 import shutil
-import signal
-import sys
+import socket
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
-import uvicorn
-from uvicorn.supervisors import Multiprocess
+from granian import Granian
+from granian.constants import Interfaces, Loops
+from granian.log import LogLevels
 
 from app.runtime.addresses import url_host
 from app.runtime.logging import configure_logging
@@ -27,58 +34,139 @@ from app.settings import Settings
 
 logger = logging.getLogger("ticketing.server")
 
+APPLICATION = "ticketing.application:create_app"
+"""The application factory each server process calls (settings from the environment)."""
+STARTUP_POLL_SECONDS = 0.05
+STARTUP_LIMIT_SECONDS = 120.0
+SERVER_LOGGING: dict[str, Any] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {},
+    "handlers": {},
+    "loggers": {
+        "_granian": {"handlers": [], "propagate": True},
+        "granian.access": {"handlers": [], "propagate": False},
+    },
+}
+"""Granian's own warnings and errors (a worker killed after the shutdown timeout, one that
+exited) go through the service's handlers, in its format; its informational lines (among them
+its own "Listening at", printed before the port answers) and its access log are off: the
+application writes its own."""
 
-def fast_stack() -> tuple[str, str]:
-    """The event loop and HTTP parser to serve with: uvloop and httptools (uvicorn's ``standard``
-    extra, a dependency) wherever they install; asyncio and h11 where they cannot (uvloop has no
-    Windows build)."""
-    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
-    http = "httptools" if importlib.util.find_spec("httptools") else "h11"
-    return loop, http
+
+def loop_name() -> str:
+    """The event loop to serve with: uvloop wherever it installs (not on Windows)."""
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return Loops.asyncio.value
+    return Loops.uvloop.value
 
 
-def _exit_quietly(signum: int, _: Any) -> None:
-    """After uvicorn's graceful shutdown it raises the signal again: end with status 0 then."""
-    sys.exit(0)
+class PortInUse(Exception):
+    """Something listens on the port already: one line naming it."""
 
 
-def serve(app: Any, *, host: str, port: int, workers: int, settings: Settings) -> None:
-    """Serve ``app`` (an ASGI application, or ``"module:factory"`` to build one per process)
-    until SIGTERM or SIGINT; in-flight requests then get ``settings.shutdown_timeout_seconds`` to
-    finish while new connections are refused."""
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise :class:`PortInUse` when ``port`` on ``host`` cannot be bound. The probe does not
+    share ports (no ``SO_REUSEPORT``), so it also finds another server of this user that would
+    otherwise split the connections with this one."""
+    if port == 0:
+        return
+    with socket.socket(_family(host), socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise PortInUse(
+                f"port {port} on {host} is not free ({error.strerror}): stop what listens there "
+                "or pass another --port"
+            ) from None
+
+
+@contextlib.contextmanager
+def reserved_port(host: str, port: int) -> Iterator[int]:
+    """The port to serve on: ``port`` once :func:`check_port` found it free, or for 0 one the
+    system picks, held (bound, not listening, so it answers nothing) until the block ends, so
+    that nothing else takes it before the server's processes bind it beside this socket
+    (``SO_REUSEPORT``, as granian does)."""
+    check_port(host, port)
+    with socket.socket(_family(host), socket.SOCK_STREAM) as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sharing = hasattr(socket, "SO_REUSEPORT")  # not on Windows: there it is only picked
+        if sharing:
+            held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        held.bind((host, port))
+        chosen = int(held.getsockname()[1])
+        if not sharing:
+            held.close()
+        yield chosen
+
+
+def _dial_address(host: str) -> str:
+    """Where a connection to a server bound to ``host`` can be made from this machine."""
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "::1"
+    return host
+
+
+def _announce_when_answering(host: str, port: int, description: str) -> None:
+    """Log where the server listens once a connection to it succeeds (bounded poll)."""
+    deadline = time.monotonic() + STARTUP_LIMIT_SECONDS
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((_dial_address(host), port), timeout=1.0):
+                break
+        except OSError:
+            time.sleep(STARTUP_POLL_SECONDS)
+    else:
+        return
+    logger.info("listening on http://%s:%d (%s)", url_host(host), port, description)
+
+
+def serve(*, host: str, port: int, workers: int, settings: Settings) -> None:
+    """Serve the application of :data:`APPLICATION` in ``workers`` processes until SIGTERM or
+    SIGINT; in-flight requests then get ``settings.shutdown_timeout_seconds`` to finish while new
+    connections are refused."""
     configure_logging(settings.log_level, settings.log_format)
     metrics_directory = None
     if workers > 1 and settings.metrics:
         metrics_directory = tempfile.mkdtemp(prefix="ticketing-metrics-")
         os.environ[MULTIPROCESS_DIRECTORY_VARIABLE] = metrics_directory
-    loop, http = fast_stack()
-    config = uvicorn.Config(
-        app,
-        factory=isinstance(app, str),
-        loop=loop,
-        http=http,
-        host=host,
-        port=port,
-        workers=workers,
-        log_config=None,
-        log_level="warning",
-        access_log=False,
-        timeout_graceful_shutdown=int(settings.shutdown_timeout_seconds),
-    )
-    sock = config.bind_socket()
+    # Each process starts afresh rather than as a fork of this one: prometheus-client picks its
+    # multiprocess mode when first imported, and this process has threads (the announcement).
+    multiprocessing.set_start_method("spawn", force=True)
+    loop = loop_name()
     processes = f"{workers} processes" if workers > 1 else "1 process"
-    logger.info(
-        "listening on http://%s:%d (%s; %s, %s)",
-        url_host(host), sock.getsockname()[1], processes, loop, http,
-    )  # fmt: skip
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, _exit_quietly)
     try:
-        if workers > 1:
-            Multiprocess(config, sockets=[sock]).run()
-        else:
-            uvicorn.Server(config).run(sockets=[sock])
+        with reserved_port(host, port) as real_port:
+            server = Granian(
+                APPLICATION,
+                address=host,
+                port=real_port,
+                interface=Interfaces.ASGI,
+                workers=workers,
+                loop=Loops(loop),
+                factory=True,
+                websockets=True,
+                log_level=LogLevels.warning,
+                log_dictconfig=SERVER_LOGGING,
+                log_access=False,
+                workers_kill_timeout=max(1, round(settings.shutdown_timeout_seconds)),
+            )
+            configure_logging(settings.log_level, settings.log_format)
+            threading.Thread(
+                target=_announce_when_answering,
+                args=(host, real_port, f"{processes}; granian, {loop}"),
+                daemon=True,
+            ).start()
+            server.serve()
     finally:
-        sock.close()
         if metrics_directory is not None:
             shutil.rmtree(metrics_directory, ignore_errors=True)

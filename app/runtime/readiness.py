@@ -18,12 +18,14 @@ from dataclasses import dataclass
 import redis.asyncio as redis_asyncio
 
 from app.errors import Unavailable
+from app.runtime import stopping
 from app.settings import Settings
 from db.migrate import NOT_MIGRATED, MigrationInfo, pending_migrations
 
 CHECK_TIMEOUT_SECONDS = 1.0
 GATE_RECHECK_SECONDS = 1.0
 OK = "ok"
+STOPPING = "stopping"
 
 
 def _failure(error: BaseException) -> str:
@@ -99,10 +101,16 @@ class ReadinessProbe:
         )
 
     async def check(self) -> Readiness:
-        """PostgreSQL, its migrations, and Redis when it is configured, checked at once."""
+        """PostgreSQL, its migrations, and Redis when it is configured, checked at once; a
+        process told to stop is not ready whatever they say (``process: stopping``), so that a
+        load balancer asking on a connection still open sends nothing more to it."""
         (database, migrations), redis = await asyncio.gather(self._database(), self._check_redis())
         checks = {"database": database, "migrations": migrations}
-        return Readiness(checks if redis is None else {**checks, "redis": redis})
+        if redis is not None:
+            checks["redis"] = redis
+        if stopping.is_stopping():
+            checks["process"] = STOPPING
+        return Readiness(checks)
 
     async def _database(self) -> tuple[str, str]:
         """(database, migrations): one bounded read answers both."""

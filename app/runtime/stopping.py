@@ -1,13 +1,20 @@
-"""The serving process's notice that it is stopping, given before the server waits for the
-responses in flight (CONTRACT.md section 13, graceful shutdown).
+"""The serving process's notice that it is stopping, given before the server drains (CONTRACT.md
+section 13, graceful shutdown).
 
-On SIGTERM or SIGINT the server refuses new connections and waits, up to
-``TICKETING_SHUTDOWN_TIMEOUT_SECONDS``, for the responses in flight to finish; the application's
-lifespan shuts down only after that wait. A response that never ends by itself (the door view's
-server-sent events) would therefore hold the process for the whole timeout, and a lifespan hook
-would come too late to end it. While the application serves, :func:`announcing` puts a handler of
-those signals in front of the server's own: it schedules every callback registered with
-:func:`on_stop` on the event loop, then hands the signal to the server's handler as before.
+On SIGTERM or SIGINT the server (granian) refuses new connections, lets the HTTP responses in
+flight finish within ``TICKETING_SHUTDOWN_TIMEOUT_SECONDS``, and drops every WebSocket at once,
+without a close frame (https://github.com/emmett-framework/granian/issues/796); the application's
+lifespan shuts down only after the drain. So the streams that never end by themselves (the door
+view's server-sent events, GraphQL subscriptions) must be ended before the server sees the
+signal, and a lifespan hook would come too late.
+
+While the application serves, :func:`announcing` takes SIGTERM (what Docker, Kubernetes and
+``ticketing serve``'s own supervisor send) on the event loop: every callback registered with
+:func:`on_stop` runs (``/readyz`` turns 503, door streams end, subscriptions close with 1012),
+and once they have left (or after :data:`STREAMS_CLOSE_SECONDS`) the process sends itself SIGINT,
+which the server handles as its stop signal. A SIGINT from outside (Ctrl+C) still runs the
+callbacks first, through a handler put in front of the server's; the server then drops the
+WebSockets without their 1012.
 """
 
 from __future__ import annotations
@@ -15,22 +22,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import Any
 
-SIGNALS = (signal.SIGTERM, signal.SIGINT)
+STREAMS_CLOSE_SECONDS = 2.0
+"""How long the streams get to close before the server is told to stop anyway."""
 
 _callbacks: set[Callable[[], None]] = set()
 _stopping = False
+_all_left = asyncio.Event()
+"""Set whenever the last registered stream leaves."""
+_stop_tasks: set[asyncio.Task[None]] = set()
 
 
 @contextlib.contextmanager
 def on_stop(callback: Callable[[], None]) -> Iterator[None]:
     """While inside, ``callback`` is called (once, on the event loop) when the process starts to
-    stop; at once if it already has."""
+    stop; at once if it already has. Leave the block once the stream has ended: the server is
+    told to stop when every block has been left."""
     if _stopping:
         callback()
     _callbacks.add(callback)
@@ -38,6 +51,13 @@ def on_stop(callback: Callable[[], None]) -> Iterator[None]:
         yield
     finally:
         _callbacks.discard(callback)
+        if not _callbacks:
+            _all_left.set()
+
+
+def is_stopping() -> bool:
+    """Whether the process has been told to stop (``/readyz`` then answers 503)."""
+    return _stopping
 
 
 def begin_stopping() -> None:
@@ -50,27 +70,44 @@ def begin_stopping() -> None:
 
 @contextlib.contextmanager
 def announcing() -> Iterator[None]:
-    """While inside (the serving application's lifespan), SIGTERM and SIGINT call
-    :func:`begin_stopping` before the handler installed earlier (the server's) runs. Nothing
-    changes outside the main thread (signals reach only it) or for a signal with no Python
-    handler (then nothing would wait for the responses in flight)."""
+    """While inside (the serving application's lifespan), SIGTERM ends the streams first and then
+    stops the server (as SIGINT); SIGINT calls :func:`begin_stopping` before the handler installed
+    earlier (the server's) runs. Nothing changes outside the main thread (signals reach only it)
+    or on an event loop without signal handlers."""
     global _stopping
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     _stopping = False
     loop = asyncio.get_running_loop()
-    replaced: dict[signal.Signals, Any] = {}
-    for signum in SIGNALS:
-        handler = signal.getsignal(signum)
-        if callable(handler):
-            replaced[signum] = handler
-            signal.signal(signum, functools.partial(_announce, loop, handler))
+    with contextlib.suppress(NotImplementedError):
+        loop.add_signal_handler(signal.SIGTERM, _end_streams_then_stop, loop)
+    server_handler = signal.getsignal(signal.SIGINT)
+    if callable(server_handler):
+        signal.signal(signal.SIGINT, functools.partial(_announce, loop, server_handler))
     try:
         yield
     finally:
-        for signum, handler in replaced.items():
-            signal.signal(signum, handler)
+        if callable(server_handler):
+            signal.signal(signal.SIGINT, server_handler)
+
+
+def _end_streams_then_stop(loop: asyncio.AbstractEventLoop) -> None:
+    if _stopping:  # told again: stop now
+        os.kill(os.getpid(), signal.SIGINT)
+        return
+    begin_stopping()
+    task = loop.create_task(_stop_once_streams_ended())
+    _stop_tasks.add(task)
+    task.add_done_callback(_stop_tasks.discard)
+
+
+async def _stop_once_streams_ended() -> None:
+    if _callbacks:
+        _all_left.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(_all_left.wait(), STREAMS_CLOSE_SECONDS)
+    os.kill(os.getpid(), signal.SIGINT)
 
 
 def _announce(

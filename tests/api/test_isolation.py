@@ -11,6 +11,7 @@ from typing import Any
 
 from httpx import AsyncClient
 
+from tests.dates import YEAR
 from tests.support import (
     Tenant,
     create_event,
@@ -58,8 +59,8 @@ def routes(ids: dict[str, str]) -> list[tuple[str, str, dict[str, Any] | None]]:
             f"/events/{event}/timeslots",
             {
                 "title": "Intruder",
-                "starts_at": "2030-01-01T10:00:00Z",
-                "ends_at": "2030-01-01T11:00:00Z",
+                "starts_at": f"{YEAR}-01-01T10:00:00Z",
+                "ends_at": f"{YEAR}-01-01T11:00:00Z",
                 "total_available": 1,
             },
         ),
@@ -168,8 +169,8 @@ async def test_orders_cannot_reference_foreign_rows(
     )
     slot = {
         "title": "Mixed",
-        "starts_at": "2030-01-01T10:00:00Z",
-        "ends_at": "2030-01-01T11:00:00Z",
+        "starts_at": f"{YEAR}-01-01T10:00:00Z",
+        "ends_at": f"{YEAR}-01-01T11:00:00Z",
         "total_available": 1,
         "ticket_type_ids": [theirs["ticket_type"]["id"]],
     }

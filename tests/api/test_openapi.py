@@ -14,6 +14,7 @@ from httpx import AsyncClient
 
 from app.pagination import MAX_OFFSET
 from app.schemas.text import EMAIL
+from tests.dates import YEAR
 from tests.support import Tenant, create_venue, ok, place_order, problem
 
 METHODS = {"get", "post", "put", "patch", "delete"}
@@ -87,8 +88,8 @@ async def test_what_the_schemas_allow_is_accepted(client: AsyncClient, tenant: T
     event_path = f"/events/{venue.event['id']}"
     slot = {
         "title": "Late",
-        "starts_at": "2030-06-01T18:00:00Z",
-        "ends_at": "2030-06-01T23:00:00Z",
+        "starts_at": f"{YEAR}-06-01T18:00:00Z",
+        "ends_at": f"{YEAR}-06-01T23:00:00Z",
         "total_available": 685692.0,
     }
     created = ok(

@@ -24,6 +24,7 @@ from graphql_api.errors import coded
 from graphql_api.schema import schema
 from graphql_api.scopes import SERVICE_METADATA, RequireScope
 from rest.auth import PUBLIC_PATHS, SCOPE_OPT, SERVICE_OPT
+from tests.dates import YEAR
 from tests.support import Tenant, create_venue, graphql, key_for, ok, place_order, problem
 from ticketing.application import create_app
 
@@ -174,7 +175,7 @@ def _value(graphql_type: Any) -> str:
         "Int": "1",
         "Float": "1.0",
         "Boolean": "true",
-        "DateTime": '"2030-01-01T00:00:00Z"',
+        "DateTime": f'"{YEAR}-01-01T00:00:00Z"',
         "JSON": "{}",
     }[graphql_type.name]
 

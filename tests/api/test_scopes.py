@@ -12,13 +12,14 @@ import pytest
 from httpx import AsyncClient
 
 from app.principal import SCOPES
+from tests.dates import YEAR
 from tests.support import Tenant, create_venue, key_for, ok, place_order, problem
 
-EVENT_BODY = {"title": "Scoped", "starts_at": "2030-01-01T10:00:00Z"}
+EVENT_BODY = {"title": "Scoped", "starts_at": f"{YEAR}-01-01T10:00:00Z"}
 TIMESLOT_BODY = {
     "title": "Noon",
-    "starts_at": "2030-01-01T12:00:00Z",
-    "ends_at": "2030-01-01T13:00:00Z",
+    "starts_at": f"{YEAR}-01-01T12:00:00Z",
+    "ends_at": f"{YEAR}-01-01T13:00:00Z",
     "total_available": 5,
 }
 ORDER_BODY = {

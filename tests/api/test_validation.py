@@ -13,6 +13,7 @@ from httpx import AsyncClient
 
 from app.pagination import MAX_OFFSET
 from db.tables import Ticket
+from tests.dates import YEAR
 from tests.support import (
     Tenant,
     create_event,
@@ -41,9 +42,9 @@ SORT_FIELDS = {
     "orders": ["created_at", "payed_at", "total_price", "buyer_name", "updated_at"],
 }
 BAD_TIMESTAMPS = [
-    "2030-06-01T18:00:00",
+    f"{YEAR}-06-01T18:00:00",
     "tomorrow",
-    "2030-02-30T10:00:00Z",
+    f"{YEAR}-02-30T10:00:00Z",
     "9999-12-31T23:59:59-23:59",
     "0001-01-01T00:00:00+23:59",
 ]
@@ -72,9 +73,9 @@ async def world(client: AsyncClient) -> World:
     events = [
         await create_event(client, tenant, title=title, starts_at=starts_at)
         for title, starts_at in (
-            ("bravo", "2030-03-01T10:00:00Z"),
-            ("alpha", "2030-01-01T10:00:00Z"),
-            ("charlie", "2030-02-01T10:00:00Z"),
+            ("bravo", f"{YEAR}-03-01T10:00:00Z"),
+            ("alpha", f"{YEAR}-01-01T10:00:00Z"),
+            ("charlie", f"{YEAR}-02-01T10:00:00Z"),
         )
     ]
     event = events[0]
@@ -87,9 +88,9 @@ async def world(client: AsyncClient) -> World:
             client, tenant, event["id"], title=title, starts_at=start, ends_at=end
         )
         for title, start, end in (
-            ("matinee", "2030-03-01T14:00:00Z", "2030-03-01T18:00:00Z"),
-            ("evening", "2030-03-01T19:00:00Z", "2030-03-01T21:00:00Z"),
-            ("late", "2030-03-01T17:00:00Z", "2030-03-01T23:30:00Z"),
+            ("matinee", f"{YEAR}-03-01T14:00:00Z", f"{YEAR}-03-01T18:00:00Z"),
+            ("evening", f"{YEAR}-03-01T19:00:00Z", f"{YEAR}-03-01T21:00:00Z"),
+            ("late", f"{YEAR}-03-01T17:00:00Z", f"{YEAR}-03-01T23:30:00Z"),
         )
     ]
     orders = []
@@ -119,7 +120,7 @@ async def world(client: AsyncClient) -> World:
     for owner, minute in (("zoe", 5), ("wim", 1)):
         await Ticket.update(
             {Ticket.status: "scanned", Ticket.scanned_at: datetime.fromisoformat(
-                f"2030-03-01T14:0{minute}:00+00:00")}
+                f"{YEAR}-03-01T14:0{minute}:00+00:00")}
         ).where(Ticket.id == uuid.UUID(by_owner[owner]["id"]))  # fmt: skip
     return World(
         tenant=tenant,
@@ -221,8 +222,8 @@ def path_routes(bad: str) -> list[tuple[str, str, dict[str, Any] | None, str]]:
     """Every route with an id in its path, that id replaced by ``bad``, and a valid body."""
     slot = {
         "title": "x",
-        "starts_at": "2030-01-01T10:00:00Z",
-        "ends_at": "2030-01-01T11:00:00Z",
+        "starts_at": f"{YEAR}-01-01T10:00:00Z",
+        "ends_at": f"{YEAR}-01-01T11:00:00Z",
         "total_available": 1,
     }
     return [
@@ -294,8 +295,8 @@ async def test_bad_uuid_in_body_is_400_naming_it(client: AsyncClient, world: Wor
         assert body["errors"][0]["field"].startswith(field), body
     slot = {
         "title": "x",
-        "starts_at": "2030-01-01T10:00:00Z",
-        "ends_at": "2030-01-01T11:00:00Z",
+        "starts_at": f"{YEAR}-01-01T10:00:00Z",
+        "ends_at": f"{YEAR}-01-01T11:00:00Z",
         "total_available": 1,
         "ticket_type_ids": ["nope"],
     }
@@ -311,12 +312,12 @@ async def test_bad_timestamps_are_400_naming_the_field(client: AsyncClient, worl
     event_path = f"/events/{world.event['id']}"
     valid_slot = {
         "title": "x",
-        "starts_at": "2030-01-01T10:00:00Z",
-        "ends_at": "2030-01-01T11:00:00Z",
+        "starts_at": f"{YEAR}-01-01T10:00:00Z",
+        "ends_at": f"{YEAR}-01-01T11:00:00Z",
         "total_available": 1,
     }
     routes: list[tuple[str, str, dict[str, Any]]] = [
-        ("POST", "/events", {"title": "x", "starts_at": "2030-01-01T10:00:00Z"}),
+        ("POST", "/events", {"title": "x", "starts_at": f"{YEAR}-01-01T10:00:00Z"}),
         ("PATCH", event_path, {}),
         ("POST", f"{event_path}/timeslots", valid_slot),
     ]
@@ -342,18 +343,18 @@ async def test_other_offsets_are_normalized_to_utc(client: AsyncClient, tenant: 
     event = await create_event(
         client,
         tenant,
-        starts_at="2030-06-01T08:00:00-05:30",
-        ends_at="2030-06-02T01:00:00+09:00",
+        starts_at=f"{YEAR}-06-01T08:00:00-05:30",
+        ends_at=f"{YEAR}-06-02T01:00:00+09:00",
     )
-    assert event["starts_at"] == "2030-06-01T13:30:00Z"
-    assert event["ends_at"] == "2030-06-01T16:00:00Z"
+    assert event["starts_at"] == f"{YEAR}-06-01T13:30:00Z"
+    assert event["ends_at"] == f"{YEAR}-06-01T16:00:00Z"
 
 
 def body_routes(world: World) -> list[tuple[str, str, dict[str, Any]]]:
     """Every route that takes a JSON body, with a valid body for it."""
     event_path = f"/events/{world.event['id']}"
     return [
-        ("POST", "/events", {"title": "x", "starts_at": "2030-01-01T10:00:00Z"}),
+        ("POST", "/events", {"title": "x", "starts_at": f"{YEAR}-01-01T10:00:00Z"}),
         ("PATCH", event_path, {"description": "unchanged"}),
         ("POST", f"{event_path}/ticket_types", {"name": "x", "price": 1}),
         (
@@ -361,8 +362,8 @@ def body_routes(world: World) -> list[tuple[str, str, dict[str, Any]]]:
             f"{event_path}/timeslots",
             {
                 "title": "x",
-                "starts_at": "2030-01-01T10:00:00Z",
-                "ends_at": "2030-01-01T11:00:00Z",
+                "starts_at": f"{YEAR}-01-01T10:00:00Z",
+                "ends_at": f"{YEAR}-01-01T11:00:00Z",
                 "total_available": 1,
             },
         ),
@@ -474,7 +475,7 @@ async def test_nul_characters_in_text_are_400(client: AsyncClient, world: World)
 
 WEIRD_VALUES: list[Any] = [
     None, 0, -1, 1.5, 1e308, -1e308, 10**30, "", " ", "x" * 20_000, "\u0000", "\U0001f389",
-    [], {}, [None], {"a": None}, True, "not-a-uuid", "2030-01-01T00:00:00", "1e400", "NaN",
+    [], {}, [None], {"a": None}, True, "not-a-uuid", f"{YEAR}-01-01T00:00:00", "1e400", "NaN",
 ]  # fmt: skip
 
 
@@ -583,8 +584,8 @@ def loose_values(world: World) -> list[tuple[str, str, dict[str, Any], str]]:
     """Bodies that a lenient decoder would convert: a number as a string, 0 as false, a Unix
     timestamp, a third decimal of money, U+0000 inside metadata. (method, path, body, field)"""
     event_path = f"/events/{world.event['id']}"
-    event = {"title": "x", "starts_at": "2030-01-01T10:00:00Z"}
-    slot = {**event, "ends_at": "2030-01-01T11:00:00Z", "total_available": 1}
+    event = {"title": "x", "starts_at": f"{YEAR}-01-01T10:00:00Z"}
+    slot = {**event, "ends_at": f"{YEAR}-01-01T11:00:00Z", "total_available": 1}
     ticket = {"ticket_type_id": world.ticket_type["id"]}
 
     def with_ticket(**fields: Any) -> dict[str, Any]:
@@ -632,8 +633,8 @@ async def test_loose_input_is_400_naming_the_field(client: AsyncClient, world: W
     assert after == before
     whole = {
         "title": "x",
-        "starts_at": "2030-01-01T10:00:00Z",
-        "ends_at": "2030-01-01T11:00:00Z",
+        "starts_at": f"{YEAR}-01-01T10:00:00Z",
+        "ends_at": f"{YEAR}-01-01T11:00:00Z",
         "total_available": 2.0,
     }
     slot = await client.post(

@@ -18,6 +18,7 @@ from uuid import UUID
 import pytest
 from httpx import AsyncClient
 
+from tests.dates import YEAR
 from tests.processes import COMMAND_TIMEOUT_SECONDS, serving
 from tests.support import Tenant, ok
 
@@ -144,7 +145,7 @@ async def test_a_generated_python_client_sells_and_scans_against_a_live_server(
     async with client:
         event = await api("events.create_event").asyncio(
             client=client,
-            body=models.EventCreate(title="SDK night", starts_at=_at("2030-06-01T18:00:00Z")),
+            body=models.EventCreate(title="SDK night", starts_at=_at(f"{YEAR}-06-01T18:00:00Z")),
         )
         assert isinstance(event, models.Event), event
         ticket_type = await api("events.create_ticket_type").asyncio(
@@ -155,8 +156,8 @@ async def test_a_generated_python_client_sells_and_scans_against_a_live_server(
             client=client,
             body=models.TimeslotCreate(
                 title="Evening",
-                starts_at=_at("2030-06-01T18:00:00Z"),
-                ends_at=_at("2030-06-01T23:00:00Z"),
+                starts_at=_at(f"{YEAR}-06-01T18:00:00Z"),
+                ends_at=_at(f"{YEAR}-06-01T23:00:00Z"),
                 total_available=10,
                 ticket_type_ids=[ticket_type.id],
             ),

@@ -24,6 +24,7 @@ from app.services.oauth.clients import create_client
 from app.services.organizations import role_of
 from app.timeutil import utcnow
 from db.tables import OAuthClient, OAuthRefreshToken
+from tests.dates import YEAR
 from tests.processes import ticketing
 from tests.support import (
     Tenant,
@@ -246,8 +247,8 @@ async def test_the_overview_counts_capacity_sales_and_admissions(
     second = ok(
         await client.post(
             f"/events/{venue.event['id']}/timeslots",
-            json={"title": "Matinee", "starts_at": "2030-06-01T12:00:00Z",
-                  "ends_at": "2030-06-01T15:00:00Z", "total_available": 40},
+            json={"title": "Matinee", "starts_at": f"{YEAR}-06-01T12:00:00Z",
+                  "ends_at": f"{YEAR}-06-01T15:00:00Z", "total_available": 40},
             headers=tenant.headers,
         ),
         201,

@@ -10,6 +10,7 @@ import pytest
 from httpx import AsyncClient
 
 from tests.conftest import AppClient
+from tests.dates import YEAR
 from tests.support import (
     Tenant,
     create_event,
@@ -42,7 +43,7 @@ async def test_an_event_browses_to_its_timeslots_ticket_types_orders_and_tickets
         "uid": str(tenant.user_id), "email": tenant.email, "organization": tenant.org_name,
     }  # fmt: skip
     event = data["event"]
-    assert event["title"] == "Jazz Night" and event["startsAt"] == "2030-06-01T18:00:00Z"
+    assert event["title"] == "Jazz Night" and event["startsAt"] == f"{YEAR}-06-01T18:00:00Z"
     assert event["ticketTypes"]["items"] == [
         {
             "id": venue.ticket_type["id"], "name": "Regular", "price": 25.0, "swappable": False,
@@ -71,12 +72,15 @@ async def test_nested_lists_page_sort_and_filter(client: AsyncClient, tenant: Te
         client, tenant, venue.event["id"], venue.timeslot["id"], [type_id] * 3
     )
     await place_order(client, tenant, venue.event["id"], venue.timeslot["id"], [type_id])
-    for title, start in (("Matinee", "2030-06-01T12:00:00Z"), ("Late", "2030-06-02T01:00:00Z")):
+    for title, start in (
+        ("Matinee", f"{YEAR}-06-01T12:00:00Z"),
+        ("Late", f"{YEAR}-06-02T01:00:00Z"),
+    ):
         ok(
             await client.post(
                 f"/events/{venue.event['id']}/timeslots",
                 json={
-                    "title": title, "starts_at": start, "ends_at": "2030-06-03T00:00:00Z",
+                    "title": title, "starts_at": start, "ends_at": f"{YEAR}-06-03T00:00:00Z",
                     "total_available": 5,
                 },
                 headers=tenant.headers,
@@ -88,7 +92,12 @@ async def test_nested_lists_page_sort_and_filter(client: AsyncClient, tenant: Te
             client,
             tenant.headers,
             operation("EventPages"),
-            {"id": venue.event["id"], "orderId": first["id"]},
+            {
+                "id": venue.event["id"],
+                "orderId": first["id"],
+                "from": f"{YEAR}-06-01T15:00:00+02:00",
+                "until": f"{YEAR}-06-02T00:00:00Z",
+            },
         )
     )["event"]
     assert event["tickets"] == {
@@ -184,13 +193,13 @@ async def test_event_ticket_type_and_timeslot_mutations(
             operation("CreateEvent"),
             {
                 "input": {
-                    "title": "Opera", "startsAt": "2030-09-01T20:00:00+02:00",
+                    "title": "Opera", "startsAt": f"{YEAR}-09-01T20:00:00+02:00",
                     "location": "Stage", "orderScanningEnabled": True,
                 }
             },
         )
     )["createEvent"]  # fmt: skip
-    assert created["startsAt"] == "2030-09-01T18:00:00Z" and created["location"] == "Stage"
+    assert created["startsAt"] == f"{YEAR}-09-01T18:00:00Z" and created["location"] == "Stage"
     updated = gql_data(
         await graphql(
             client,
@@ -201,7 +210,7 @@ async def test_event_ticket_type_and_timeslot_mutations(
     )["updateEvent"]
     assert updated == {
         "id": created["id"], "title": "Opera Gala", "location": None,
-        "startsAt": "2030-09-01T18:00:00Z",
+        "startsAt": f"{YEAR}-09-01T18:00:00Z",
     }  # fmt: skip
     ticket_type = gql_data(
         await graphql(
@@ -220,7 +229,7 @@ async def test_event_ticket_type_and_timeslot_mutations(
             {
                 "input": {
                     "eventId": created["id"], "title": "Night",
-                    "startsAt": "2030-09-01T18:00:00Z", "endsAt": "2030-09-01T23:00:00Z",
+                    "startsAt": f"{YEAR}-09-01T18:00:00Z", "endsAt": f"{YEAR}-09-01T23:00:00Z",
                     "totalAvailable": 40, "ticketTypeIds": [ticket_type["id"]],
                 }
             },
@@ -316,14 +325,15 @@ async def test_scanner_and_profile_mutations_and_queries(
                     "name": "Front",
                     "eventIds": [event["id"]],
                     "opensMinutesBeforeStart": 60,
-                    "validFrom": "2030-01-01T00:00:00+01:00",
+                    "validFrom": f"{YEAR}-01-01T00:00:00+01:00",
                 }
             },
         )
     )["createScannerProfile"]
     assert profile["eventIds"] == [event["id"]] and profile["ticketTypeIds"] == []
     assert (
-        profile["validFrom"] == "2029-12-31T23:00:00Z" and profile["closesMinutesAfterEnd"] is None
+        profile["validFrom"] == f"{YEAR - 1}-12-31T23:00:00Z"
+        and profile["closesMinutesAfterEnd"] is None
     )
     scanner = gql_data(
         await graphql(
@@ -503,7 +513,7 @@ async def test_a_forbidden_field_does_not_stop_the_rest_of_the_query(
         client,
         headers,
         operation("CreateEvent"),
-        {"input": {"title": "", "startsAt": "2030-01-01T00:00:00Z"}},
+        {"input": {"title": "", "startsAt": f"{YEAR}-01-01T00:00:00Z"}},
     )
     assert gql_error_codes(mutation) == ["FORBIDDEN"]
 
@@ -594,15 +604,17 @@ async def test_bad_input_is_bad_user_input_with_the_offending_field(
     assert await field_errors('{ events(sort: "price:asc") { items { id } } }') == ["sort"]
     assert await field_errors('{ events(sort: "title") { items { id } } }') == ["sort"]
     assert await field_errors(
-        'mutation { createEvent(input: {title: "", startsAt: "2030-01-01T00:00:00Z"}) { id } }'
+        'mutation { createEvent(input: {title: "", '
+        f'startsAt: "{YEAR}-01-01T00:00:00Z"}}) {{ id }} }}'
     ) == ["title"]
     assert await field_errors(
-        'mutation { createEvent(input: {title: "X", startsAt: "2030-01-01T00:00:00"}) { id } }'
+        'mutation { createEvent(input: {title: "X", '
+        f'startsAt: "{YEAR}-01-01T00:00:00"}}) {{ id }} }}'
     ) == ["starts_at"]
     assert await field_errors(
-        """query($id: ID!) {
-             event(id: $id) { timeslots(from: "2030-01-01T00:00:00") { items { id } } }
-           }""",
+        f"""query($id: ID!) {{
+             event(id: $id) {{ timeslots(from: "{YEAR}-01-01T00:00:00") {{ items {{ id }} }} }}
+           }}""",
         {"id": event["id"]},
     ) == ["from"]
 
@@ -642,7 +654,9 @@ async def test_queries_run_over_get_and_mutations_only_over_post(
         "/graphql",
         params={
             "query": operation("CreateEvent"),
-            "variables": json.dumps({"input": {"title": "X", "startsAt": "2030-01-01T00:00:00Z"}}),
+            "variables": json.dumps(
+                {"input": {"title": "X", "startsAt": f"{YEAR}-01-01T00:00:00Z"}}
+            ),
         },
         headers=tenant.headers,
     )

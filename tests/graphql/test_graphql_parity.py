@@ -14,6 +14,7 @@ from typing import Any
 
 from httpx import AsyncClient
 
+from tests.dates import YEAR
 from tests.support import (
     Tenant,
     create_profile,
@@ -78,8 +79,8 @@ async def test_every_read_gives_the_same_data_through_rest_and_graphql(
         await client.post(
             f"/events/{event_id}/timeslots",
             json={
-                "title": "Matinee", "starts_at": "2030-06-01T12:00:00+02:00",
-                "ends_at": "2030-06-01T15:00:00Z", "total_available": 10,
+                "title": "Matinee", "starts_at": f"{YEAR}-06-01T12:00:00+02:00",
+                "ends_at": f"{YEAR}-06-01T15:00:00Z", "total_available": 10,
             },
             headers=tenant.headers,
         ),
@@ -133,7 +134,7 @@ async def test_every_read_gives_the_same_data_through_rest_and_graphql(
     )
     for params in (
         {"sort": "starts_at:asc", "limit": 1, "offset": 1},
-        {"from": "2030-06-01T12:00:00+02:00", "until": "2030-06-01T20:00:00Z"},
+        {"from": f"{YEAR}-06-01T12:00:00+02:00", "until": f"{YEAR}-06-01T20:00:00Z"},
     ):
         await compare(
             client,

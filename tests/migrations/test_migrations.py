@@ -21,6 +21,7 @@ import asyncpg
 import pytest
 
 from tests import harness
+from tests.dates import YEAR
 
 RULES = importlib.import_module("db.migrations.ticketing_2026_11_23t00_40_00_000000")
 BEFORE = importlib.import_module("db.migrations.ticketing_2026_11_22t03_45_00_000000")
@@ -264,7 +265,7 @@ async def test_webhook_operations_migration_allows_the_new_values_and_goes_back(
         await db.execute("UPDATE webhook_deliveries SET status = 'exhausted' WHERE id = ?", kept)
         with pytest.raises(db.refused):
             await db.execute("UPDATE webhook_deliveries SET status = 'lost' WHERE id = ?", kept)
-        later = datetime(2030, 1, 1, tzinfo=UTC)
+        later = datetime(YEAR, 1, 1, tzinfo=UTC)
         await db.execute(
             "UPDATE webhooks SET previous_secret = 'old', previous_secret_expires_at = ? "
             "WHERE id = ?",
@@ -305,7 +306,7 @@ async def test_the_handed_out_mark_is_added_with_its_indexes_and_goes_back(
         await db.migrate("forwards", SHARE.ID)
 
         handed_out = "UPDATE webhook_deliveries SET dispatched_at = ? WHERE id = ?"
-        await db.execute(handed_out, datetime(2030, 1, 1, tzinfo=UTC), kept)
+        await db.execute(handed_out, datetime(YEAR, 1, 1, tzinfo=UTC), kept)
         names = (
             "SELECT name FROM sqlite_master WHERE type = 'index'"
             if db.sqlite

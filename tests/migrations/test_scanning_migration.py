@@ -13,6 +13,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from tests.dates import YEAR
 from tests.migrations.test_migrations import BEFORE, RULES, Database, _order, _seed, fresh
 
 WEBHOOKS = importlib.import_module("db.migrations.ticketing_2026_11_23t02_02_30_000000")
@@ -22,7 +23,7 @@ DUPLICATE = (sqlite3.IntegrityError, asyncpg.UniqueViolationError)
 
 async def _scan(db: Database, ids: dict[str, uuid.UUID], nonce: str | None = None) -> uuid.UUID:
     scan_id = uuid.uuid4()
-    moment = datetime(2030, 6, 1, 20, 0, tzinfo=UTC)
+    moment = datetime(YEAR, 6, 1, 20, 0, tzinfo=UTC)
     await db.execute(
         "INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, created_at, "
         "scanned_at, received_at, nonce) VALUES (?, ?, ?, ?, 'valid', ?, ?, ?, ?)",
@@ -49,7 +50,7 @@ async def test_offline_scanning_migration(engine: str, tmp_path: Path) -> None:
             "INSERT INTO scanners (id, organization_id, name) VALUES (?, ?, 'Door')",
             ids["scanner"], ids["org"],
         )  # fmt: skip
-        created = datetime(2030, 6, 1, 19, 0, tzinfo=UTC)
+        created = datetime(YEAR, 6, 1, 19, 0, tzinfo=UTC)
         await db.execute(
             "INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, created_at) "
             "VALUES (?, ?, ?, ?, 'valid', ?)",

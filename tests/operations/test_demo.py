@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -234,3 +235,39 @@ def test_the_readme_sets_the_key_before_the_commands_that_use_it() -> None:
     lines = readme.splitlines()
     first_use = next(i for i, line in enumerate(lines) if "$KEY" in line)
     assert any(line.startswith("export KEY=") for line in lines[:first_use]), lines[first_use]
+
+
+async def demo_refused(tmp_path: Path, *args: str) -> tuple[int, str, str]:
+    """Run a demo that must stop at once: its exit status, stdout and stderr."""
+    process = await asyncio.create_subprocess_exec(
+        TICKETING, "demo", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        env=demo_environment(), cwd=tmp_path,
+    )  # fmt: skip
+    stdout, stderr = await asyncio.wait_for(process.communicate(), START_TIMEOUT_SECONDS)
+    return process.returncode or 0, stdout.decode(), stderr.decode()
+
+
+async def test_the_demo_on_a_busy_port_names_it_before_printing_a_key(tmp_path: Path) -> None:
+    database = tmp_path / "demo.sqlite3"
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, stdout, stderr = await demo_refused(
+            tmp_path, "--port", str(port), "--database", str(database)
+        )
+    assert code != 0 and stdout == "", stdout
+    [line] = stderr.strip().splitlines()
+    assert f"port {port} on 127.0.0.1 is not free" in line, line
+    assert not database.exists()
+
+
+async def test_the_demo_names_the_missing_directory_of_its_database(tmp_path: Path) -> None:
+    missing = tmp_path / "not-made-yet"
+    code, stdout, stderr = await demo_refused(
+        tmp_path, "--port", str(free_port()), "--database", str(missing / "demo.sqlite3")
+    )
+    assert code != 0 and stdout == "", stdout
+    [line] = stderr.strip().splitlines()
+    assert f"{str(missing)!r}, a directory that does not exist" in line, line
+    assert not missing.exists()

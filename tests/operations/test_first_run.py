@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from typing import Any
 
 import httpx
@@ -90,7 +91,7 @@ async def test_serve_says_where_it_listens_and_logs_each_request_without_its_que
             await client.get("/whoami?code=query-secret", headers={"X-Request-ID": request_id})
         await server.wait_for_log(request_id)
     port = server.url.rsplit(":", 1)[1]
-    assert f"listening on http://127.0.0.1:{port} (1 process; uvloop, httptools)" in server.log()
+    assert f"listening on http://127.0.0.1:{port} (1 process; granian, uvloop)" in server.log()
     [line] = [line for line in server.lines() if request_id in line]
     assert "GET /whoami 401" in line and " ms " in line, line
     assert "query-secret" not in server.log()
@@ -107,3 +108,28 @@ async def test_the_access_log_can_be_turned_off_and_written_as_json(database: No
     [access] = [entry for entry in entries if entry.get("request_id") == "first-run-0002"]
     assert access["method"] == "GET" and access["route"] == "/whoami"
     assert access["status"] == 401 and access["duration_ms"] >= 0
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+async def test_serve_on_port_0_names_the_real_port_once_it_answers(
+    database: None, workers: str
+) -> None:
+    """Every process serves the one port printed, from the moment the line is printed (the
+    health check below is the first request, not a poll)."""
+    async with served("--port", "0", "--workers", workers, poll_health=False) as server:
+        port = int(server.url.rsplit(":", 1)[1])
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+            assert (await client.get("/healthz")).status_code == 200
+    assert port != 0
+
+
+async def test_serve_on_a_busy_port_names_it_in_one_line(database: None) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        outcome = await ticketing("serve", "--port", str(port))
+    assert outcome.failure() == (
+        f"ticketing: port {port} on 127.0.0.1 is not free (Address already in use): "
+        "stop what listens there or pass another --port"
+    )

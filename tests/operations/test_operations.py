@@ -16,6 +16,7 @@ import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
+from app.runtime import stopping
 from app.settings import get_settings
 from tests.harness import REDIS_URL, free_port
 from tests.processes import served, worker
@@ -63,6 +64,17 @@ async def test_health_and_readiness(client: httpx.AsyncClient) -> None:
         "status": "ready",
         "checks": {"database": "ok", "migrations": "ok"},
     }
+
+
+async def test_a_process_told_to_stop_is_not_ready(
+    client: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After SIGTERM (``app.runtime.stopping``) a load balancer's check on a connection still
+    open hears 503, while the requests in flight finish."""
+    monkeypatch.setattr(stopping, "is_stopping", lambda: True)
+    not_ready = problem(await client.get("/readyz"), 503)
+    assert not_ready["checks"] == {"database": "ok", "migrations": "ok", "process": "stopping"}
+    assert ok(await client.get("/healthz")) == {"status": "ok"}
 
 
 async def test_readiness_checks_redis_when_it_is_set(database: None) -> None:

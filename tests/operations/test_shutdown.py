@@ -17,10 +17,12 @@ from urllib.parse import urlsplit
 import asyncpg
 import httpx
 import pytest
+import websockets
 
 from app.services.dashboard_sessions import begin_sign_in, complete_sign_in, pending_sign_in
 from dashboard.security import PLAIN_COOKIE
 from tests.dashboard.support import dashboard_server
+from tests.graphql.test_subscriptions import SCANS, live, subscribed
 from tests.harness import REDIS_URL
 from tests.processes import served, worker
 from tests.support import Tenant, ok, open_door
@@ -83,19 +85,25 @@ async def refuses_connections(url: str) -> None:
     raise AssertionError("the server still accepts new connections")
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
 async def test_sigterm_lets_the_request_in_flight_finish_and_refuses_new_ones(
-    client: httpx.AsyncClient, tenant: Tenant
+    client: httpx.AsyncClient, tenant: Tenant, workers: str
 ) -> None:
+    """Every process closes the port (the request in flight holds one of them open), and it
+    stays closed while that request finishes."""
     door = await open_door(client, tenant)
     ticket_id = door.tickets[0]["id"]
     async with (
-        served() as server,
+        served("--workers", workers) as server,
         httpx.AsyncClient(base_url=server.url, headers=tenant.headers, timeout=60) as api,
     ):
         async with row_locked(ticket_id):
             in_flight = await scan_waiting_on_lock(api, ticket_id)
             server.process.send_signal(signal.SIGTERM)
             await refuses_connections(server.url)
+            for _ in range(20):  # by every process: no connection lands on another one
+                with pytest.raises(ConnectionRefusedError):
+                    await asyncio.open_connection(*urlsplit(server.url).netloc.split(":"))
             assert server.process.returncode is None
         scanned = ok(await in_flight)
         assert await asyncio.wait_for(server.process.wait(), 30) == 0
@@ -118,7 +126,7 @@ async def test_sigterm_waits_only_so_long_for_a_request_in_flight(
         assert await asyncio.wait_for(server.process.wait(), 30) == 0
         with contextlib.suppress(httpx.HTTPError):
             await in_flight
-    assert "timeout graceful shutdown exceeded" in server.log()
+    assert "refused to gracefully stop" in server.log(), server.log()
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -147,7 +155,32 @@ async def test_sigterm_ends_the_door_streams_instead_of_waiting_for_them(
             rest = [line async for line in lines]  # the stream ends: no error, nothing lost
         assert all(not line or line.startswith(("data:", "retry:")) for line in rest), rest
         assert await asyncio.wait_for(server.process.wait(), graceful / 2) == 0
-    assert "timeout graceful shutdown exceeded" not in server.log()
+    assert "refused to gracefully stop" not in server.log()
+    assert "Traceback" not in server.log()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+async def test_sigterm_closes_subscriptions_with_1012_instead_of_waiting_for_them(
+    client: httpx.AsyncClient, tenant: Tenant, workers: str
+) -> None:
+    """A GraphQL subscription never ends by itself either: on SIGTERM it is closed with 1012
+    (service restart), and the client reconnects to another replica."""
+    door = await open_door(client, tenant)
+    graceful = 60
+    async with served(
+        "--workers", workers, TICKETING_SHUTDOWN_TIMEOUT_SECONDS=str(graceful)
+    ) as server:
+        variables = {"eventId": door.venue.event["id"]}
+        async with subscribed(server.url, tenant.key, SCANS, variables) as subscriber:
+            await live(subscriber, server.url, tenant, door)
+            server.process.send_signal(signal.SIGTERM)
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                while True:
+                    await subscriber.message(within=graceful / 2)
+        assert closed.value.rcvd is not None, server.log()[-3000:]
+        assert closed.value.rcvd.code == 1012
+        assert await asyncio.wait_for(server.process.wait(), graceful / 2) == 0
+    assert "refused to gracefully stop" not in server.log()
     assert "Traceback" not in server.log()
 
 

@@ -6,6 +6,7 @@ import uuid
 
 from httpx import AsyncClient
 
+from tests.dates import YEAR
 from tests.support import (
     Tenant,
     create_event,
@@ -22,7 +23,7 @@ async def test_event_round_trip_has_contract_shape(client: AsyncClient, tenant: 
         client,
         tenant,
         title="Jazz Night",
-        starts_at="2030-06-01T20:00:00+02:00",
+        starts_at=f"{YEAR}-06-01T20:00:00+02:00",
         location="Paradiso",
         order_scanning_enabled=True,
     )
@@ -30,7 +31,7 @@ async def test_event_round_trip_has_contract_shape(client: AsyncClient, tenant: 
         "id", "title", "description", "location", "starts_at", "ends_at",
         "order_scanning_enabled", "created_at", "updated_at",
     }  # fmt: skip
-    assert created["starts_at"] == "2030-06-01T18:00:00Z"
+    assert created["starts_at"] == f"{YEAR}-06-01T18:00:00Z"
     assert created["created_at"].endswith("Z")
     fetched = ok(await client.get(f"/events/{created['id']}", headers=tenant.headers))
     assert fetched == created
@@ -126,13 +127,13 @@ async def test_timeslot_window_filters(client: AsyncClient, tenant: Tenant) -> N
             tenant,
             event["id"],
             title=f"{hour}h",
-            starts_at=f"2030-06-01T{hour}:00:00Z",
-            ends_at=f"2030-06-01T{hour + 1}:00:00Z",
+            starts_at=f"{YEAR}-06-01T{hour}:00:00Z",
+            ends_at=f"{YEAR}-06-01T{hour + 1}:00:00Z",
         )
     page = ok(
         await client.get(
             f"/events/{event['id']}/timeslots",
-            params={"from": "2030-06-01T12:00:00Z", "until": "2030-06-01T16:00:00+02:00"},
+            params={"from": f"{YEAR}-06-01T12:00:00Z", "until": f"{YEAR}-06-01T16:00:00+02:00"},
             headers=tenant.headers,
         )
     )
@@ -140,7 +141,7 @@ async def test_timeslot_window_filters(client: AsyncClient, tenant: Tenant) -> N
     body = problem(
         await client.get(
             f"/events/{event['id']}/timeslots",
-            params={"from": "2030-06-01T12:00:00"},
+            params={"from": f"{YEAR}-06-01T12:00:00"},
             headers=tenant.headers,
         ),
         400,
@@ -159,8 +160,8 @@ async def test_timeslot_rejects_ticket_type_of_other_event(
             f"/events/{event['id']}/timeslots",
             json={
                 "title": "x",
-                "starts_at": "2030-06-01T10:00:00Z",
-                "ends_at": "2030-06-01T11:00:00Z",
+                "starts_at": f"{YEAR}-06-01T10:00:00Z",
+                "ends_at": f"{YEAR}-06-01T11:00:00Z",
                 "total_available": 5,
                 "ticket_type_ids": [foreign_type["id"]],
             },
@@ -207,7 +208,7 @@ async def test_scopes_are_enforced_per_endpoint(client: AsyncClient, tenant: Ten
     nothing = await key_for(tenant, ["orders.read"])
     ok(await client.get("/events", headers=read_only))
     response = await client.post(
-        "/events", json={"title": "x", "starts_at": "2030-01-01T00:00:00Z"}, headers=read_only
+        "/events", json={"title": "x", "starts_at": f"{YEAR}-01-01T00:00:00Z"}, headers=read_only
     )
     problem(response, 403)
     assert response.headers["www-authenticate"] == (
@@ -244,7 +245,7 @@ async def test_bad_bodies_are_4xx(client: AsyncClient, tenant: Tenant) -> None:
     body = problem(
         await client.post(
             "/events",
-            json={"title": "x", "starts_at": "2030-01-01T00:00:00Z", "colour": "red"},
+            json={"title": "x", "starts_at": f"{YEAR}-01-01T00:00:00Z", "colour": "red"},
             headers=tenant.headers,
         ),
         400,

@@ -18,6 +18,7 @@ import asyncpg
 import httpx
 from httpx import AsyncClient, Response
 
+from tests.dates import YEAR
 from tests.operations.test_demo import running_demo
 from tests.support import (
     Tenant,
@@ -350,7 +351,7 @@ async def test_patch_timeslot_changes_only_sent_fields(client: AsyncClient, tena
             _slot_path(venue),
             json={
                 "title": "Late",
-                "ends_at": "2030-06-02T01:00:00+02:00",
+                "ends_at": f"{YEAR}-06-02T01:00:00+02:00",
                 "ticket_type_ids": [extra["id"], venue.ticket_type["id"], extra["id"]],
             },
             headers=tenant.headers,
@@ -359,7 +360,7 @@ async def test_patch_timeslot_changes_only_sent_fields(client: AsyncClient, tena
     assert patched == {
         **venue.timeslot,
         "title": "Late",
-        "ends_at": "2030-06-01T23:00:00Z",
+        "ends_at": f"{YEAR}-06-01T23:00:00Z",
         "ticket_type_ids": sorted([extra["id"], venue.ticket_type["id"]]),
     }
     assert await _timeslot(client, tenant, venue) == patched
@@ -448,8 +449,8 @@ async def test_patch_timeslot_bad_input_is_a_400_and_changes_nothing(
     venue = await create_venue(client, tenant)
     other = await create_venue(client, other_tenant)
     for body, field in (
-        ({"ends_at": "2030-06-01T17:00:00Z"}, "ends_at"),
-        ({"starts_at": "2030-06-01T18:00:00"}, "starts_at"),
+        ({"ends_at": f"{YEAR}-06-01T17:00:00Z"}, "ends_at"),
+        ({"starts_at": f"{YEAR}-06-01T18:00:00"}, "starts_at"),
         ({"total_available": -1}, "total_available"),
         ({"ticket_type_ids": [other.ticket_type["id"]]}, "ticket_type_ids"),
         ({"ticket_type_ids": ["nope"]}, "ticket_type_ids[0]"),

@@ -6,6 +6,7 @@ import uuid
 
 from httpx import AsyncClient
 
+from tests.dates import YEAR
 from tests.support import (
     Tenant,
     create_profile,
@@ -122,7 +123,7 @@ async def test_profile_round_trip_with_targets(client: AsyncClient, tenant: Tena
         ticket_type_ids=[venue.ticket_type["id"]],
         opens_minutes_before_start=60,
         closes_minutes_after_end=0,
-        valid_from="2030-06-01T12:00:00+02:00",
+        valid_from=f"{YEAR}-06-01T12:00:00+02:00",
     )
     assert set(profile) == PROFILE_FIELDS
     assert profile["event_ids"] == [venue.event["id"]]
@@ -130,7 +131,7 @@ async def test_profile_round_trip_with_targets(client: AsyncClient, tenant: Tena
     assert profile["timeslot_ids"] == []
     assert profile["opens_minutes_before_start"] == 60
     assert profile["closes_minutes_after_end"] == 0
-    assert profile["valid_from"] == "2030-06-01T10:00:00Z" and profile["valid_until"] is None
+    assert profile["valid_from"] == f"{YEAR}-06-01T10:00:00Z" and profile["valid_until"] is None
     listed = ok(await client.get("/scanner_profiles", headers=tenant.headers))
     assert listed["data"] == [profile]
 
@@ -174,8 +175,8 @@ async def test_profile_validation(
             "/scanner_profiles",
             json={
                 "name": "P",
-                "valid_from": "2030-06-02T00:00:00Z",
-                "valid_until": "2030-06-01T00:00:00Z",
+                "valid_from": f"{YEAR}-06-02T00:00:00Z",
+                "valid_until": f"{YEAR}-06-01T00:00:00Z",
             },
             headers=tenant.headers,
         ),
@@ -185,7 +186,7 @@ async def test_profile_validation(
     body = problem(
         await client.post(
             "/scanner_profiles",
-            json={"name": "P", "valid_from": "2030-06-02T00:00:00"},
+            json={"name": "P", "valid_from": f"{YEAR}-06-02T00:00:00"},
             headers=tenant.headers,
         ),
         400,
@@ -210,11 +211,11 @@ async def test_profile_validation(
 
 
 async def test_profile_patch_checks_merged_window(client: AsyncClient, tenant: Tenant) -> None:
-    profile = await create_profile(client, tenant, valid_from="2030-06-01T10:00:00Z")
+    profile = await create_profile(client, tenant, valid_from=f"{YEAR}-06-01T10:00:00Z")
     body = problem(
         await client.patch(
             f"/scanner_profiles/{profile['id']}",
-            json={"valid_until": "2030-06-01T09:00:00Z", "name": "Renamed"},
+            json={"valid_until": f"{YEAR}-06-01T09:00:00Z", "name": "Renamed"},
             headers=tenant.headers,
         ),
         400,

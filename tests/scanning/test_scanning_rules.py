@@ -13,6 +13,7 @@ from app.principal import Principal
 from app.services.authentication import authenticate
 from app.services.scanning import scan_ticket
 from app.settings import get_settings
+from tests.dates import YEAR
 from tests.statements import count_statements
 from tests.support import (
     Tenant,
@@ -23,8 +24,8 @@ from tests.support import (
     place_order,
 )
 
-STARTS = datetime(2030, 6, 1, 18, 0, tzinfo=UTC)
-ENDS = datetime(2030, 6, 1, 23, 0, tzinfo=UTC)
+STARTS = datetime(YEAR, 6, 1, 18, 0, tzinfo=UTC)
+ENDS = datetime(YEAR, 6, 1, 23, 0, tzinfo=UTC)
 SECOND = timedelta(seconds=1)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from tests.dashboard.support import csrf_of
 from tests.dashboard.test_dashboard import base_url, browser_for, signed_in  # noqa: F401
+from tests.dates import YEAR
 from tests.support import Tenant, create_event
 
 pytestmark = pytest.mark.slow
@@ -25,7 +26,7 @@ async def test_the_switch_shows_test_data_under_a_banner_and_makes_test_keys(
     client: httpx.AsyncClient,
     tenant: Tenant,
 ) -> None:
-    await create_event(client, tenant, title="Live gala", starts_at="2099-01-01T18:00:00Z")
+    await create_event(client, tenant, title="Live gala", starts_at=f"{YEAR}-01-01T18:00:00Z")
     browser = await signed_in(browser_for, tenant.email)
     live = await browser.get("/dashboard/events")
     assert "Live gala" in live.text and BANNER not in live.text
@@ -51,7 +52,7 @@ async def test_the_switch_shows_test_data_under_a_banner_and_makes_test_keys(
         assert (await api.get("/whoami", headers=bearer)).json()["livemode"] is False
         made = await api.post(
             "/events",
-            json={"title": "Rehearsal", "starts_at": "2099-01-02T18:00:00Z"},
+            json={"title": "Rehearsal", "starts_at": f"{YEAR}-01-02T18:00:00Z"},
             headers=bearer,
         )
         assert made.status_code == 201

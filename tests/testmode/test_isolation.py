@@ -20,6 +20,7 @@ from httpx import AsyncClient
 from graphql_api.core import core_schema
 from graphql_api.schema import schema
 from tests.api.test_scope_declarations import _authenticated_handlers
+from tests.dates import YEAR
 from tests.support import Tenant, create_venue, graphql, ok, place_order
 from tests.testmode.support import in_test_mode
 
@@ -42,8 +43,8 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/events/{event_id:str}/ticket_types"): {"name": "Extra", "price": 1},
     ("POST", "/events/{event_id:str}/timeslots"): {
         "title": "Late",
-        "starts_at": "2030-06-02T18:00:00Z",
-        "ends_at": "2030-06-02T23:00:00Z",
+        "starts_at": f"{YEAR}-06-02T18:00:00Z",
+        "ends_at": f"{YEAR}-06-02T23:00:00Z",
         "total_available": 5,
     },
     ("PATCH", "/events/{event_id:str}/ticket_types/{ticket_type_id:str}"): {"name": "Renamed"},

@@ -18,6 +18,7 @@ from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
 from db.tables import ApiKey, RequestLogEntry
 from tests.dashboard.test_dashboard import base_url, browser_for, signed_in  # noqa: F401
+from tests.dates import YEAR
 from tests.support import Tenant, key_for
 
 pytestmark = pytest.mark.slow
@@ -48,7 +49,7 @@ async def test_the_dashboard_shows_each_keys_requests_without_bodies_queries_or_
         listed = await api.get("/events", params={"sort": QUERY_MARKER}, headers=headers)
         made = await api.post(
             "/events",
-            json={"title": BODY_MARKER, "starts_at": "2030-01-01T10:00:00Z"},
+            json={"title": BODY_MARKER, "starts_at": f"{YEAR}-01-01T10:00:00Z"},
             headers={**headers, "Idempotency-Key": "retry-safe-1", "X-Request-ID": "req-42"},
         )
         missing = await api.get("/events/00000000-0000-4000-8000-000000000000", headers=headers)

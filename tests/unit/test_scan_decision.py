@@ -10,8 +10,9 @@ from uuid import uuid4
 import pytest
 
 from app.services.scanning import ScannerRules, TicketState, decide
+from tests.dates import YEAR
 
-STARTS = datetime(2030, 6, 1, 20, 0, tzinfo=UTC)
+STARTS = datetime(YEAR, 6, 1, 20, 0, tzinfo=UTC)
 ENDS = STARTS + timedelta(hours=3)
 TICK = timedelta(microseconds=1)
 
@@ -101,8 +102,8 @@ def test_without_a_window_any_time_is_allowed() -> None:
 
 
 def test_absolute_validity_edges_are_inclusive() -> None:
-    valid_from = datetime(2030, 5, 1, tzinfo=UTC)
-    valid_until = datetime(2030, 7, 1, tzinfo=UTC)
+    valid_from = datetime(YEAR, 5, 1, tzinfo=UTC)
+    valid_until = datetime(YEAR, 7, 1, tzinfo=UTC)
     rules = scanner(valid_from=valid_from, valid_until=valid_until)
     assert decide(rules, ticket(), valid_from - TICK) == ("not_allowed", "too_early")
     assert decide(rules, ticket(), valid_from) == ("valid", None)
@@ -113,7 +114,7 @@ def test_absolute_validity_edges_are_inclusive() -> None:
 def test_a_profile_past_its_validity_when_the_scan_arrives_refuses_it() -> None:
     """A scan made inside the validity but arriving after it ended is refused (CONTRACT.md
     section 11): a device cannot backdate into a validity that is over."""
-    valid_until = datetime(2030, 7, 1, tzinfo=UTC)
+    valid_until = datetime(YEAR, 7, 1, tzinfo=UTC)
     rules = scanner(valid_until=valid_until)
     inside = valid_until - 10 * TICK
     assert decide(rules, ticket(), inside, valid_until) == ("valid", None)

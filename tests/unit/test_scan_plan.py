@@ -12,8 +12,9 @@ import pytest
 
 from app.errors import NonceReused
 from app.services.scanning import Attempt, FirstAttempt, ScannerRules, Tickets, plan
+from tests.dates import YEAR
 
-STARTS = datetime(2030, 6, 1, 20, 0, tzinfo=UTC)
+STARTS = datetime(YEAR, 6, 1, 20, 0, tzinfo=UTC)
 MINUTE = timedelta(minutes=1)
 SCANNER = ScannerRules(id=uuid4(), active=True, closes_minutes_after_end=0)
 
