@@ -13,7 +13,6 @@ resource as they came; it parses and bounds them as it does for REST.
 from __future__ import annotations
 
 import inspect
-import sys
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
@@ -144,7 +143,10 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
     Its items' type may be declared further down the calling module (``Event.tickets`` before
     ``Ticket``), so the items' type is named lazily (the record's name, in that module), and
     Strawberry finds it when it builds the schema."""
-    module = sys._getframe(1).f_globals["__name__"]
+    frame = inspect.currentframe()
+    caller = frame.f_back if frame is not None else None
+    assert caller is not None, "nested_list reads where it is called from (CPython's frames)"
+    module = caller.f_globals["__name__"]
 
     def resolve(self: Any, context: Context, joined: Joined = (), **arguments: Any) -> Any:
         args = list_args(joined=joined, **arguments)

@@ -11,7 +11,6 @@ the ``listing`` dependency (``rest.lists``) and, for a list that exports, the re
 from __future__ import annotations
 
 import inspect
-import sys
 from typing import Any
 
 from litestar import Request, get
@@ -50,7 +49,9 @@ def list_route(
     The handler is named as if written where this is called: in a ``Controller``'s body it is
     a method (Litestar binds it to the controller, and orders a controller's routes by their
     handlers' qualified names, which the OpenAPI document's order follows)."""
-    caller = sys._getframe(1)
+    frame = inspect.currentframe()
+    caller = frame.f_back if frame is not None else None
+    assert caller is not None, "list_route reads where it is called from (CPython's frames)"
     owner = caller.f_locals.get("__qualname__") if caller.f_locals is not caller.f_globals else None
 
     async def handler(*_: Any, **given: Any) -> Any:
