@@ -1,4 +1,5 @@
-"""Events: the list, one event (timeslots sold against capacity, its orders, the ticket search) and
+"""Events: the list, one event (timeslots: sold, held and available against capacity; its orders;
+the ticket search) and
 one order with its tickets, which an admin can confirm or cancel."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from litestar.params import PathParameter
 from litestar.response import Template
 
 from app.errors import InvalidInput, NotFound
-from app.services import orders, overview, ticket_search
+from app.services import availability, orders, overview, ticket_search
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
@@ -49,6 +50,7 @@ async def event_page(
     principal = principal_of(request)
     event = await overview.event_overview(principal, event_id)
     timeslots = await overview.timeslot_sales(principal, event_id)
+    figures = await availability.event_availability(principal, event_id)
     query = request.query_params.get("q", "").strip()
     results, search_error = None, ""
     if query:
@@ -68,6 +70,7 @@ async def event_page(
         event.title,
         event=event,
         timeslots=timeslots.data,
+        figures={row.timeslot_id: row for row in figures.data},
         timeslot_titles={slot.id: slot.title for slot in timeslots.data},
         query=query,
         results=None if results is None else results.data,

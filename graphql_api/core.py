@@ -48,6 +48,7 @@ from graphql import (
 from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import AwaitableOrValue, Path, gather_with_cancel
 from strawberry.execution.is_awaitable import optimized_is_awaitable
+from strawberry.resolvers import is_default_resolver
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.schema.schema_converter import GraphQLCoreConverter
 
@@ -262,7 +263,7 @@ def _field_shortcuts(
         return None, None
     if field.args:
         return None, None
-    if not getattr(field.resolve, "_is_default", False):  # Strawberry's basic-field mark
+    if field.resolve is None or not is_default_resolver(field.resolve):  # not a plain attribute
         return None, None
     definition = _definition(field)
     if definition is None or definition.default_resolver is not getattr:

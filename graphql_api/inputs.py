@@ -23,6 +23,7 @@ from app.schemas.events import (
     TimeslotCreate,
     TimeslotUpdate,
 )
+from app.schemas.holds import HeldTicket, HoldCreate
 from app.schemas.orders import OrderCreate, RefundCreate, TicketInput
 from app.schemas.scanners import (
     ScannerCreate,
@@ -104,9 +105,24 @@ class OrderTicketInput:
 @input_class(
     OrderCreate,
     description="`channel`: online, box_office, reseller or api. `paymentMethod`: card, ideal, "
-    "paypal, bank_transfer, cash, invoice or free.",
+    "paypal, bank_transfer, cash, invoice or free. Outright: `eventId`, `eventTimeslotId` and 1 "
+    "or more `tickets`. From a hold: `holdId`, and `tickets` left out or naming exactly the held "
+    "ticket types (with owners and metadata).",
 )
 class PlaceOrderInput:
+    pass
+
+
+@input_class(HeldTicket, description="One place.")
+class HeldTicketInput:
+    pass
+
+
+@input_class(
+    HoldCreate,
+    description="1 to 50 places of one timeslot; `ttlSeconds` 60 to 1800 (default 600).",
+)
+class CreateHoldInput:
     pass
 
 

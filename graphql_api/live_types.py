@@ -20,11 +20,11 @@ from app.ids import parse_id
 from app.runtime.live import Feed, SubscriberTooSlow
 from app.schemas import orders as order_records
 from app.schemas import scanning as scan_records
-from app.services import attendance, orders, scanning
+from app.services import attendance, availability, orders, scanning
 from graphql_api.context import Info, principal_of
 from graphql_api.derive import record_type
 from graphql_api.scopes import subscription
-from graphql_api.types import Attendance, Order
+from graphql_api.types import Attendance, Order, TimeslotAvailability
 
 
 @record_type(
@@ -102,3 +102,18 @@ class Subscription:
         )
         async for figures in feed:  # records of app.schemas; Strawberry reads their fields
             yield figures
+
+    @subscription(
+        availability.watch_availability,
+        "A timeslot's figures (capacity, sold, held, available) after each change that commits, "
+        "at most 10 messages a second per timeslot: the latest figures win.",
+    )
+    async def availability(
+        self, info: Info, event_id: strawberry.ID
+    ) -> AsyncGenerator[TimeslotAvailability, None]:
+        figures = await availability.watch_availability(
+            principal_of(info), parse_id(event_id, "event_id"), on_overflow=info.context.on_overflow
+        )
+        with contextlib.suppress(SubscriberTooSlow):
+            async for row in figures:
+                yield row

@@ -21,6 +21,7 @@ from app.schemas.events import (
     TimeslotCreate,
     TimeslotUpdate,
 )
+from app.schemas.holds import HoldCreate
 from app.schemas.orders import OrderCreate, RefundCreate
 from app.schemas.scanners import (
     ScannerCreate,
@@ -33,6 +34,7 @@ from app.schemas.webhook_events import SUBSCRIBABLE, WebhookTest, data_shape
 from app.schemas.webhooks import WebhookCreate, WebhookUpdate
 from app.services import (
     events,
+    holds,
     orders,
     scanners,
     scanning,
@@ -52,6 +54,7 @@ from app.services.webhooks import DELIVERIES, WEBHOOKS
 from graphql_api.context import Context, Info, principal_of, settings_of
 from graphql_api.inputs import (
     CreateEventInput,
+    CreateHoldInput,
     CreateScannerInput,
     CreateScannerProfileInput,
     CreateTicketTypeInput,
@@ -78,6 +81,7 @@ from graphql_api.types import (
     After,
     Deleted,
     Event,
+    Hold,
     Limit,
     Offset,
     Order,
@@ -199,6 +203,10 @@ class Query:
     @direct_field(TICKETS)
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
         return TICKETS.get(context.principal, parse_id(id, "id"))
+
+    @field(holds.get_hold, "An active hold past `expiresAt` reads expired.")
+    async def hold(self, info: Info, id: strawberry.ID) -> Hold | None:
+        return await holds.get_hold(principal_of(info), parse_id(id, "id"))
 
     @field(WEBHOOKS, "The subscriptions, without their secrets.")
     async def webhooks(
@@ -451,12 +459,29 @@ class Mutation:
 
     @mutation(
         orders.place_order,
-        "A pending order with valid tickets; CONFLICT when the "
-        "timeslot has fewer tickets left than asked for.",
+        "A pending order with valid tickets, outright or from a hold (`holdId`: its places, the "
+        "hold converted); CONFLICT when the timeslot has fewer places left than asked for, or "
+        "when the hold is converted, released or expired.",
     )
     async def place_order(self, info: Info, input: PlaceOrderInput) -> Order | None:
         data = to_struct(input, OrderCreate)
         return await orders.place_order(principal_of(info), data)
+
+    @mutation(
+        holds.create_hold,
+        "Keeps places of a timeslot until `expiresAt`; CONFLICT (sold out) when fewer are left.",
+    )
+    async def create_hold(self, info: Info, input: CreateHoldInput) -> Hold | None:
+        data = to_struct(input, HoldCreate)
+        return await holds.create_hold(principal_of(info), data)
+
+    @mutation(
+        holds.release_hold,
+        "Gives the places back; releasing again answers the same; CONFLICT for a hold that "
+        "became an order.",
+    )
+    async def release_hold(self, info: Info, id: strawberry.ID) -> Hold | None:
+        return await holds.release_hold(principal_of(info), parse_id(id, "id"))
 
     @mutation(orders.confirm_order, "Confirming again changes nothing.")
     async def confirm_order(self, info: Info, input: OrderIdInput) -> Order | None:

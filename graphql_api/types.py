@@ -166,6 +166,15 @@ class Event:
         return context.loaders.pages(ORDERS, "event_id").load((self.id, args))
 
 
+@record_type(
+    hold_records.Hold,
+    description="Places of a timeslot kept until `expiresAt`; `status` is active, converted, "
+    "released or expired.",
+)
+class Hold:
+    pass
+
+
 @record_type(event_records.Deleted, description="The row `id` is gone.")
 class Deleted:
     pass

@@ -40,14 +40,19 @@ import redis.exceptions
 
 from app.runtime.observability import count_dropped_subscriber, track_live_subscribers
 from app.runtime.outages import REDIS
+from app.schemas.holds import AvailabilityChanged
 from app.schemas.orders import OrderChange
 from app.schemas.scanning import ScanNotice
 from db.transactions import after_commit
 
 logger = logging.getLogger("ticketing.live")
 
-Topic = Literal["scans", "orders"]
-RECORDS: dict[str, type[msgspec.Struct]] = {"scans": ScanNotice, "orders": OrderChange}
+Topic = Literal["scans", "orders", "availability"]
+RECORDS: dict[str, type[msgspec.Struct]] = {
+    "scans": ScanNotice,
+    "orders": OrderChange,
+    "availability": AvailabilityChanged,
+}
 """The record each topic carries."""
 BUFFER = 100
 """Notifications one subscriber may have waiting before it counts as unable to keep up."""
@@ -340,6 +345,15 @@ async def serving_hub(redis_url: str | None, namespace: str) -> AsyncIterator[Hu
         if bound_hub() is hub:
             bind_hub(None)
         await hub.stop()
+
+
+async def publish(
+    organization_id: UUID, topic: Topic, event_id: UUID | None, record: msgspec.Struct
+) -> None:
+    """Announce ``record`` now: for a caller that runs after its commit already."""
+    hub = _bound
+    if hub is not None:
+        await hub.publish(organization_id, topic, event_id, record)
 
 
 async def publish_after_commit(

@@ -57,3 +57,10 @@ class Availability(msgspec.Struct):
     """``GET /events/{id}/availability``: every timeslot of the event."""
 
     data: list[TimeslotAvailability]
+
+
+class AvailabilityChanged(msgspec.Struct):
+    """A live notice that a timeslot's figures changed (``app.services.availability``): only its
+    id; a subscriber reads the figures themselves, the latest, when it sends them."""
+
+    timeslot_id: UUID

@@ -22,6 +22,7 @@ from app.errors import HoldUnavailable, NotFound, SoldOut
 from app.principal import Principal, requires
 from app.records import to_record
 from app.schemas.holds import Hold, HoldCreate
+from app.services.availability import announce
 from app.services.sellable import sellable_ticket_types, timeslot_of_event
 from app.timeutil import utcnow
 from db import holds
@@ -75,6 +76,7 @@ async def create_hold(principal: Principal, data: HoldCreate) -> Hold:
     if row is None:
         left = await places_left(organization_id, data.event_timeslot_id, now)
         raise sold_out(left, quantity, "hold")
+    await announce(organization_id, row["event_id"], row["event_timeslot_id"])
     return hold_record(row, now)
 
 
@@ -98,4 +100,6 @@ async def release_hold(principal: Principal, hold_id: UUID) -> Hold:
             raise NotFound.resource("hold", hold_id)
         if row["status"] == "converted":
             raise HoldUnavailable("The hold was converted into an order; cancel the order instead")
+    else:
+        await announce(principal.organization_id, row["event_id"], row["event_timeslot_id"])
     return hold_record(row, now)

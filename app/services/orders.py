@@ -35,7 +35,7 @@ from app.schemas.orders import (
     TicketInput,
 )
 from app.schemas.webhook_events import OrderConfirmed, OrderCreated
-from app.services import audit
+from app.services import audit, availability
 from app.services.audit import Target
 from app.services.holds import hold_record, places_left, sold_out
 from app.services.lookup import owned_row
@@ -271,6 +271,7 @@ async def _write_order(
     await record_event(organization_id, OrderCreated(order_id=order.id, event_id=event_id))
     placed = to_record(Order, order.to_dict())
     await _announce(organization_id, "CREATED", placed)
+    await availability.announce(organization_id, event_id, timeslot_id)
     return placed
 
 

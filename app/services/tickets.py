@@ -17,6 +17,7 @@ from app.resources import Parent, Resource, choice_filter, id_filter, since, tex
 from app.schemas.scanning import MAX_CODE_LENGTH
 from app.schemas.tickets import Ticket, TicketStatus
 from app.schemas.webhook_events import TicketCancelled
+from app.services import availability
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.timeutil import utcnow
@@ -98,13 +99,15 @@ async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list
         )
         .returning(*TicketTable.all_columns())
     )
-    freed: dict[UUID, int] = {}
+    freed: dict[tuple[UUID, UUID], int] = {}
     for row in cancelled:
-        freed[row["event_timeslot_id"]] = freed.get(row["event_timeslot_id"], 0) + 1
-    for timeslot_id, count in freed.items():
+        place = (row["event_id"], row["event_timeslot_id"])
+        freed[place] = freed.get(place, 0) + 1
+    for (event_id, timeslot_id), count in freed.items():
         await Timeslot.update({Timeslot.sold: Timeslot.sold - count}).where(
             Timeslot.id == timeslot_id
         )
+        await availability.announce(organization_id, event_id, timeslot_id)
     await record_events(
         organization_id,
         [

@@ -31,18 +31,54 @@ const fetchURL = window.location.href.split("?")[0];
 const subscriptionURL = new URL(fetchURL);
 subscriptionURL.protocol = subscriptionURL.protocol === "http:" ? "ws:" : "wss:";
 subscriptionURL.hash = "";
-const fetcher = GraphiQL.createFetcher({
-  url: fetchURL,
-  subscriptionUrl: subscriptionURL.toString(),
-});
+
+const NO_CREDENTIAL = `Add your credential in the Headers tab below, for example:
+
+  {"Authorization": "Bearer tk_live_..."}
+
+(an API key, or an OAuth access token). The schema, its documentation and the
+explorer load as soon as it is there; then run a query with Ctrl-Enter.`;
+
+// The credential in the headers editor's JSON ("Bearer <token>"), or "" while there is none:
+// without one the page neither introspects nor shows the 401 it would get, but says what to do.
+function credentialOf(headers) {
+  try {
+    const parsed = JSON.parse(headers || "{}");
+    for (const name of Object.keys(parsed)) {
+      const value = String(parsed[name]).trim();
+      if (name.toLowerCase() === "authorization" && /^bearer\s+\S+$/i.test(value)) {
+        return value;
+      }
+    }
+  } catch (error) {
+    return "";
+  }
+  return "";
+}
+
+function storedHeaders() {
+  try {
+    return window.localStorage.getItem("graphiql:headers") || undefined;
+  } catch (error) {
+    return undefined;
+  }
+}
 
 function GraphiQLWithExplorer() {
   const [query, setQuery] = React.useState(parameters.q || EXAMPLE_QUERY);
   const [variables, setVariables] = React.useState(parameters.variables);
-  const [headers, setHeaders] = React.useState(parameters.headers);
+  const [headers, setHeaders] = React.useState(parameters.headers || storedHeaders());
+  const credential = credentialOf(headers);
+  // A new fetcher for each credential makes GraphiQL fetch the schema again with it.
+  const fetcher = React.useMemo(
+    () => GraphiQL.createFetcher({ url: fetchURL, subscriptionUrl: subscriptionURL.toString() }),
+    [credential],
+  );
   return React.createElement(GraphiQL, {
     fetcher: fetcher,
-    defaultEditorToolsVisibility: true,
+    schema: credential ? undefined : null,
+    response: credential ? undefined : NO_CREDENTIAL,
+    defaultEditorToolsVisibility: credential ? true : "headers",
     plugins: [GraphiQLPluginExplorer.explorerPlugin()],
     query: query,
     variables: variables,

@@ -218,3 +218,34 @@ async def test_a_page_of_another_site_cannot_frame_the_pages(
     await page.screenshot(
         path=ARTIFACTS / f"framing-refused-{path.split('?')[0].strip('/').replace('/', '-')}.png"
     )
+
+
+async def test_graphiql_says_how_to_add_a_credential_and_loads_the_schema_once_it_is_there(
+    base_url: str, browser: Browser, tenant: Tenant
+) -> None:
+    """Issue 24 item 13: GraphiQL's first screen was a 401 and its documentation explorer said
+    "Error fetching schema" until a key was set."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    recorder = Offline()
+    await context.route("**/*", recorder.route)
+    try:
+        page = await open_page(context, recorder, f"{base_url}/graphql")
+        response = page.locator(".graphiql-response")
+        await shown(response.get_by_text("Add your credential in the Headers tab"), recorder)
+        await page.get_by_role("button", name="Show Documentation Explorer").click()
+        explorer = page.locator(".graphiql-doc-explorer")
+        await shown(explorer, recorder)
+        await expect(explorer).not_to_contain_text("Error fetching schema")
+        assert "401" not in await response.inner_text()
+        await page.screenshot(path=ARTIFACTS / "graphiql-no-credential.png")
+
+        await page.locator(".graphiql-editor-tool .graphiql-editor:visible").click()
+        await page.keyboard.press("Control+A")
+        await page.keyboard.insert_text(json.dumps({"Authorization": f"Bearer {tenant.key}"}))
+        await shown(explorer.get_by_text("Root Types"), recorder)
+        await page.locator(".graphiql-execute-button").click()
+        await shown(response.get_by_text(tenant.email), recorder)
+        await page.screenshot(path=ARTIFACTS / "graphiql-credential-added.png")
+        assert recorder.blocked == [] and recorder.errors == []
+    finally:
+        await context.close()
