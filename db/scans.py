@@ -332,3 +332,98 @@ async def related(organization_id: UUID, order_ids: Sequence[UUID]) -> list[Row]
         *args,
     )
     return rows
+
+
+_TARGETS = """
+    (SELECT array_agg(g.{column}) FROM scanner_profile_targets g
+     WHERE g.profile_id = c.profile_id AND g.{column} IS NOT NULL) AS target_{name}"""
+_CONTEXT_SCANNER = (
+    "SELECT c.id AS scanner_id, c.active AS scanner_active, c.profile_id, "
+    "p.opens_minutes_before_start, p.closes_minutes_after_end, p.valid_from, p.valid_until, "
+    "p.entry_policy, "
+    + ", ".join(
+        _TARGETS.format(column=column, name=name)
+        for column, name in (
+            ("event_id", "event_ids"),
+            ("ticket_type_id", "ticket_type_ids"),
+            ("timeslot_id", "timeslot_ids"),
+        )
+    )
+    + " FROM scanners c LEFT JOIN scanner_profiles p ON p.id = c.profile_id "
+    "WHERE c.organization_id = {}"
+)
+
+
+def writes_at_once() -> bool:
+    """Whether a single scan can be read and written in two statements (:func:`context`,
+    :func:`write_one`): PostgreSQL, whose ``scan_write`` function commits a scan by itself."""
+    return _postgres()
+
+
+async def context(
+    organization_id: UUID, scanner_id: UUID | None, ticket_id: UUID | None, code: str | None
+) -> Row | None:
+    """One scan's scanner (the named one, or the oldest active), its profile with its target
+    lists (``target_event_ids`` ...), and the ticket named by id or code with what the decision
+    and the result need (null columns when there is no such ticket): one statement (PostgreSQL).
+    None when there is no such scanner."""
+    if scanner_id is not None:
+        scanner_sql, scanner_args = _CONTEXT_SCANNER + " AND c.id = {}", [scanner_id]
+    else:
+        scanner_sql = _CONTEXT_SCANNER + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
+        scanner_args = []
+    column, value = ("t.id", ticket_id) if ticket_id is not None else ("t.scannable_code", code)
+    rows: list[Row] = await Ticket.raw(
+        f"WITH c AS ({scanner_sql}) SELECT c.*, t.* FROM c LEFT JOIN LATERAL "
+        f"({_TICKET_COLUMNS} AND {column} = {{}}) t ON true",
+        organization_id,
+        *scanner_args,
+        organization_id,
+        value,
+    )
+    return rows[0] if rows else None
+
+
+class TicketChanged(Exception):
+    """The ticket's state changed between the read and the write (``scan_write`` raised)."""
+
+
+SCAN_WRITE = (
+    "SELECT scan_write({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
+    "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}) AS outcome"
+)
+
+
+async def write_one(
+    organization_id: UUID,
+    scanner_id: UUID,
+    received_at: datetime,
+    log: Row,
+    change: Change | None,
+    event: tuple[UUID, str, str] | None,
+    notify: str,
+) -> bool:
+    """Write one decided scan with ``scan_write`` (one statement, committed by itself; see its
+    migration, 2026-11-26T12:30): the log row ``log``, the ticket's ``change`` and its attendance,
+    the outbox ``event`` (id, type, JSON payload) with a ``NOTIFY`` on ``notify``. False when the
+    nonce was used before (nothing written); :class:`TicketChanged` when the ticket changed since
+    it was read (nothing written)."""
+    changed = change or Change(UUID(int=0), UUID(int=0), UUID(int=0), "", False, None)
+    outbox_id, event_type, payload = event or (None, None, None)
+    try:
+        rows = await Scan.raw(
+            SCAN_WRITE,
+            organization_id, scanner_id, received_at,
+            log["id"], log["ticket_id"], log["status"], log["reason"], log["scanned_at"],
+            log["nonce"], log["result_scanned_at"], log["direction"], log["result_inside"],
+            change is not None, changed.event_id, changed.timeslot_id,
+            changed.old_status, changed.old_inside, changed.old_presence_at,
+            changed.status, changed.scanned_at, changed.inside, changed.presence_at,
+            changed.admitted, changed.inside_change, changed.entries, changed.exits,
+            COUNTER_SHARDS, outbox_id, event_type, payload, notify,
+        )  # fmt: skip
+    except Exception as error:
+        if getattr(error, "sqlstate", None) == "TK409":
+            raise TicketChanged() from error
+        raise
+    return bool(rows[0]["outcome"] == "written")

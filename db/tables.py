@@ -518,7 +518,9 @@ class RequestLogEntry(Table, tablename="request_log"):
     request path (``app/services/request_log.py``); never a body, a query value or a secret."""
 
     id = UUID(primary_key=True)
-    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    organization_id = ForeignKey(
+        references=Organization, on_delete=OnDelete.cascade, index=True, null=False
+    )
     credential_id = UUID()
     method = Varchar(length=10)
     path = Varchar(length=500)

@@ -43,6 +43,11 @@ def _current() -> Any:
     return current
 
 
+def in_transaction() -> bool:
+    """Whether this task runs inside a :func:`transaction` (a statement then joins it)."""
+    return _pending.get() is not None
+
+
 @asynccontextmanager
 async def transaction() -> AsyncIterator[None]:
     """A transaction of the bound engine (or a part of the one already open)."""

@@ -80,17 +80,14 @@ async def record_events(organization_id: UUID, events: Sequence[EventPayload]) -
     Piccolo's insert, whose row building costs more CPU than the statement itself on hot paths
     such as a scan.
     """
-    unknown = {type(payload).__name__ for payload in events if type(payload) not in _REGISTERED}
-    if unknown:
-        raise ValueError(f"unregistered event payloads {sorted(unknown)}")
     if not events:
         return []
-    ids = [uuid4() for _ in events]
     now = utcnow()
     rows = [
-        (event_id, organization_id, payload.kind, _encode(payload).decode(), now)
-        for event_id, payload in zip(ids, events, strict=True)
+        (row[0], organization_id, row[1], row[2], now)
+        for row in outbox_rows(organization_id, events)
     ]
+    ids = [row[0] for row in rows]
     if len(rows) <= EVENTS_PER_STATEMENT:
         await _insert(rows)
     else:
@@ -100,6 +97,24 @@ async def record_events(organization_id: UUID, events: Sequence[EventPayload]) -
     if _in_process_relays:
         await after_commit(_wake_in_process)
     return ids
+
+
+def outbox_rows(
+    organization_id: UUID, events: Sequence[EventPayload]
+) -> list[tuple[UUID, str, str]]:
+    """Each event's outbox row as (id, event type, JSON payload), for a statement that writes them
+    itself; only registered kinds (see :func:`record_events`)."""
+    unknown = {type(payload).__name__ for payload in events if type(payload) not in _REGISTERED}
+    if unknown:
+        raise ValueError(f"unregistered event payloads {sorted(unknown)}")
+    return [(uuid4(), payload.kind, _encode(payload).decode()) for payload in events]
+
+
+async def rows_written(any_rows: bool) -> None:
+    """A statement of the caller wrote rows of :func:`outbox_rows` with its own ``NOTIFY``:
+    wake this process's relay once it has committed."""
+    if any_rows and _in_process_relays:
+        await after_commit(_wake_in_process)
 
 
 async def _insert(rows: list[tuple[UUID, UUID, str, str, datetime]]) -> None:

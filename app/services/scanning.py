@@ -24,7 +24,7 @@ Windows and validity are decided at the attempt's ``scanned_at`` (the device's c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -57,13 +57,13 @@ from app.schemas.scanning import (
 )
 from app.schemas.webhook_events import TicketScanned
 from app.services.lookup import owned_row
-from app.services.outbox import record_events
+from app.services.outbox import NOTIFY_CHANNEL, outbox_rows, record_events, rows_written
 from app.services.scanners import targets_of
 from app.settings import get_settings
 from app.timeutil import as_utc, require_offset, utcnow
 from db import scans as statements
 from db.tables import Event, Scan, Ticket
-from db.transactions import transaction
+from db.transactions import in_transaction, transaction
 
 Outcome = tuple[ScanStatus, ScanReason | None]
 Related = dict[UUID, list[RelatedTicket]]
@@ -386,17 +386,69 @@ async def scan_ticket(
         direction,
     )
     organization_id = principal.organization_id
-    async with transaction():
-        scanner = await _scanner(organization_id, scanner_id)
-        tickets = await _load(organization_id, [attempt])
-        if tickets.find(attempt) is None:
-            if ticket_id is not None:
-                raise NotFound.resource("ticket", ticket_id)
-            raise NotFound("No ticket with this scannable_code")
-        [answer] = await _execute(organization_id, scanner, [attempt], tickets, received_at)
-        related = await _related(organization_id, [answer])
+    answer = None
+    if statements.writes_at_once() and not in_transaction():
+        answer = await _scan_at_once(organization_id, scanner_id, attempt, received_at)
+    if answer is None:
+        async with transaction():
+            scanner = await _scanner(organization_id, scanner_id)
+            tickets = await _load(organization_id, [attempt])
+            _found(tickets, attempt)
+            [answer] = await _execute(organization_id, scanner, [attempt], tickets, received_at)
+    related = await _related(organization_id, [answer])
     _count([answer])
     return _result(answer, related)
+
+
+def _found(tickets: Tickets, attempt: Attempt) -> None:
+    """Step 2 of a single scan: 404 when no ticket of the organization has its id or code."""
+    if tickets.find(attempt) is None:
+        if attempt.ticket_id is not None:
+            raise NotFound.resource("ticket", attempt.ticket_id)
+        raise NotFound("No ticket with this scannable_code")
+
+
+async def _scan_at_once(
+    organization_id: UUID, scanner_id: UUID | None, attempt: Attempt, received_at: datetime
+) -> Answer | None:
+    """The common case of a single scan in two round trips and no transaction: one read (the
+    scanner, its profile and the ticket), the decision in Python (the same :func:`plan`), and
+    one write that commits by itself (``db.scans.write_one``: the log row, the ticket's state
+    on the condition that it is still the one decided on, the attendance, the outbox event).
+    None when that write finds the nonce used or the ticket changed since the read: the caller
+    then runs the scan in a transaction (which reads both again)."""
+    row = await statements.context(
+        organization_id, scanner_id, attempt.ticket_id, attempt.scannable_code
+    )
+    row = _scanner_found(row, scanner_id)
+    targets = {
+        field: row[f"target_{field}"] or []
+        for field in ("event_ids", "ticket_type_ids", "timeslot_ids")
+    }
+    scanner = _scanner_rules(row["scanner_id"], row["scanner_active"], row, targets)
+    tickets = Tickets.of([row] if row["id"] is not None else [])
+    _found(tickets, attempt)
+    [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
+    changes = _changes({0: answer}, tickets, set())
+    events, notices = _consequences(scanner.id, [answer])
+    outbox = outbox_rows(organization_id, events)
+    try:
+        written = await statements.write_one(
+            organization_id,
+            scanner.id,
+            received_at,
+            _log_row(uuid4(), answer),
+            changes[0] if changes else None,
+            outbox[0] if outbox else None,
+            NOTIFY_CHANNEL,
+        )
+    except statements.TicketChanged:
+        return None
+    if not written:
+        return None
+    await rows_written(bool(events))
+    await live.publish_all_after_commit(organization_id, "scans", notices)
+    return answer
 
 
 @requires("tickets.write")
@@ -503,21 +555,34 @@ def _scanned_at(value: datetime | None, received_at: datetime, field: str) -> da
 
 async def _scanner(organization_id: UUID, scanner_id: UUID | None) -> ScannerRules:
     """Step 1: the named scanner (403 when not ours) or the oldest active one (409 when none)."""
-    row = await statements.scanner(organization_id, scanner_id)
+    row = _scanner_found(await statements.scanner(organization_id, scanner_id), scanner_id)
+    if row["profile_id"] is None:
+        return ScannerRules(id=row["id"], active=row["active"])
+    targets = (await targets_of([row["profile_id"]]))[row["profile_id"]]
+    return _scanner_rules(row["id"], row["active"], row, targets)
+
+
+def _scanner_found(row: dict[str, Any] | None, scanner_id: UUID | None) -> dict[str, Any]:
     if row is None and scanner_id is not None:
         raise Forbidden(f"Scanner {scanner_id} does not belong to your organization")
     if row is None:
         raise Conflict("The organization has no active scanner; create one with POST /scanners")
+    return row
+
+
+def _scanner_rules(
+    scanner_id: UUID, active: bool, row: dict[str, Any], targets: Mapping[str, Sequence[UUID]]
+) -> ScannerRules:
+    """A scanner's rules from its profile's columns in ``row`` and its target lists."""
     if row["profile_id"] is None:
-        return ScannerRules(id=row["id"], active=row["active"])
-    targets = (await targets_of([row["profile_id"]]))[row["profile_id"]]
+        return ScannerRules(id=scanner_id, active=active)
 
     def allowed(field: str) -> frozenset[UUID] | None:
         return frozenset(targets[field]) if targets.get(field) else None
 
     return ScannerRules(
-        id=row["id"],
-        active=row["active"],
+        id=scanner_id,
+        active=active,
         event_ids=allowed("event_ids"),
         ticket_type_ids=allowed("ticket_type_ids"),
         timeslot_ids=allowed("timeslot_ids"),
@@ -678,6 +743,16 @@ async def _first_attempts(organization_id: UUID, nonces: Sequence[str]) -> dict[
 async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answer]) -> None:
     """``ticket.scanned`` for each admission (one INSERT), and every new attempt to live
     subscribers once the transaction commits."""
+    events, notices = _consequences(scanner_id, new)
+    await record_events(organization_id, events)
+    await live.publish_all_after_commit(organization_id, "scans", notices)
+
+
+def _consequences(
+    scanner_id: UUID, new: Sequence[Answer]
+) -> tuple[list[TicketScanned], list[tuple[UUID | None, ScanNotice]]]:
+    """The ``ticket.scanned`` events of the admissions among these new attempts (in order), and
+    the live notice of each attempt."""
     events: list[TicketScanned] = []
     notices: list[tuple[UUID | None, ScanNotice]] = []
     for answer in new:
@@ -699,8 +774,7 @@ async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answe
             ticket.id, ticket.event_id, scanner_id, answer.status, answer.reason, at, direction
         )
         notices.append((ticket.event_id, notice))
-    await record_events(organization_id, events)
-    await live.publish_all_after_commit(organization_id, "scans", notices)
+    return events, notices
 
 
 async def _related(organization_id: UUID, answers: Sequence[Answer]) -> Related:
