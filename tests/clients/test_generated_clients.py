@@ -20,6 +20,7 @@ from uuid import UUID
 import pytest
 from httpx import AsyncClient
 
+from tests.dates import YEAR
 from tests.processes import COMMAND_TIMEOUT_SECONDS, RunningProcess, served
 from tests.support import Tenant, ok
 from tests.testmode.support import in_test_mode
@@ -122,6 +123,7 @@ async def test_the_typescript_client_against_a_running_server(
     output = await run(
         "node", "dist/test/exercise.js", cwd=TYPESCRIPT,
         TICKETING_API_URL=server.url, TICKETING_API_KEY=test.key, WEBHOOK_URL=DEAD_URL,
+        EVENT_YEAR=str(YEAR),
     )  # fmt: skip
     seen = json.loads(output.strip().splitlines()[-1])
     assert seen["pages"] == [["Alpha", "Beta"], ["Gamma"]]
@@ -161,7 +163,8 @@ async def test_the_python_client_against_a_running_server(
     async with AuthenticatedClient(base_url=server.url, token=test.key) as api:
         for title in ("Alpha", "Beta", "Gamma"):
             await create_event.asyncio(
-                client=api, body=models.EventCreate(title=title, starts_at=at("2030-06-01T18:00Z"))
+                client=api,
+                body=models.EventCreate(title=title, starts_at=at(f"{YEAR}-06-01T18:00Z")),
             )
         pages: list[list[str]] = []
         for offset in (0, 2):
@@ -183,8 +186,8 @@ async def test_the_python_client_against_a_running_server(
             client=api,
             body=models.TimeslotCreate(
                 title="Evening",
-                starts_at=at("2030-06-01T18:00Z"),
-                ends_at=at("2030-06-01T23:00Z"),
+                starts_at=at(f"{YEAR}-06-01T18:00Z"),
+                ends_at=at(f"{YEAR}-06-01T23:00Z"),
                 total_available=10,
                 ticket_type_ids=[ticket_type.id],
             ),

@@ -10,10 +10,11 @@ function need<T>(value: T | undefined, what: string, error: unknown): T {
   return value;
 }
 
+const year = process.env.EVENT_YEAR!;
 const titles = ["Alpha", "Beta", "Gamma"];
 for (const title of titles) {
   const { data, error } = await api.POST("/events", {
-    body: { title, starts_at: "2030-06-01T18:00:00Z" },
+    body: { title, starts_at: `${year}-06-01T18:00:00Z` },
   });
   need(data, "create event", error);
 }
@@ -39,8 +40,8 @@ const timeslot = need(
     params: { path: { event_id: eventId } },
     body: {
       title: "Evening",
-      starts_at: "2030-06-01T18:00:00Z",
-      ends_at: "2030-06-01T23:00:00Z",
+      starts_at: `${year}-06-01T18:00:00Z`,
+      ends_at: `${year}-06-01T23:00:00Z`,
       total_available: 10,
       ticket_type_ids: [ticketType.id],
     },
