@@ -150,7 +150,7 @@ async def test_an_admin_runs_the_night_from_the_dashboard(
     app_secret = (await client_secret.inner_text()).strip()
     await photograph(page, "oauth-application-created")
     await page.goto(f"{base_url}/dashboard/oauth-applications")
-    await expect(page.get_by_role("cell", name="Door app")).to_have_count(1)
+    await expect(page.get_by_role("cell", name="Door app", exact=True)).to_have_count(1)
     assert app_secret not in await page.content()
     await photograph(page, "oauth-applications")
 
