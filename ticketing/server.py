@@ -126,6 +126,7 @@ def _announce_when_answering(host: str, port: int, description: str) -> None:
         except OSError:
             time.sleep(STARTUP_POLL_SECONDS)
     else:
+        logger.warning("nothing answers on port %d after %g s", port, STARTUP_LIMIT_SECONDS)
         return
     logger.info("listening on http://%s:%d (%s)", url_host(host), port, description)
 
