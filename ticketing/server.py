@@ -5,8 +5,8 @@ What ``serve`` promises, each proved by ``tests/operations``: the line saying wh
 names the real port (also for ``--port 0``) and is printed only once the port answers; SIGTERM
 or SIGINT closes the port at once in every process, lets the requests in flight finish within
 ``TICKETING_SHUTDOWN_TIMEOUT_SECONDS`` (the application ends its never-ending streams itself,
-``app.runtime.stopping``), and exits 0; the processes of ``--workers N`` share one metrics
-directory; every log line has the service's own format.
+``app.runtime.stopping``), and exits 0; a process that dies is replaced; the processes of
+``--workers N`` share one metrics directory; every log line has the service's own format.
 """
 
 from __future__ import annotations
@@ -159,6 +159,7 @@ def serve(*, host: str, port: int, workers: int, settings: Settings) -> None:
                 log_dictconfig=SERVER_LOGGING,
                 log_access=False,
                 workers_kill_timeout=max(1, round(settings.shutdown_timeout_seconds)),
+                respawn_failed_workers=True,
             )
             configure_logging(settings.log_level, settings.log_format)
             threading.Thread(

@@ -1,6 +1,6 @@
 """The dashboard's pages in a real browser (Debian's Chromium through Playwright), offline: an admin
-confirms and cancels an order, watches a scan made through the REST API appear in the door view
-within a second, creates a webhook and sends a test delivery to a receiver on 127.0.0.1,
+confirms and cancels an order, watches a scan made through the REST API appear live in the door
+view, creates a webhook and sends a test delivery to a receiver on 127.0.0.1,
 registers an OAuth application and sees its secret once, and finds all of it in the audit log.
 Each page is photographed on a laptop and on a phone (``tests/artifacts/dashboard-*.png``), and
 no page is wider than a phone's screen."""
