@@ -306,8 +306,22 @@ def cmd_listen(args: argparse.Namespace) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    if args.print_secret:
+        say(_devkit_secret())
+        return
+    if not args.forward_to:
+        sys.exit("ticketing: listen needs --forward-to URL")
     api_url = args.api_url or get_settings().public_url
     _devkit(lambda: listen(api_url, _api_key(), args.forward_to, args.events, say=say))
+
+
+def _devkit_secret() -> str:
+    from ticketing.devkit import DevkitError, listen_secret
+
+    try:
+        return listen_secret(_api_key())
+    except DevkitError as error:
+        sys.exit(f"ticketing: {error}")
 
 
 def cmd_trigger(args: argparse.Namespace) -> None:
@@ -438,7 +452,12 @@ def build_parser() -> argparse.ArgumentParser:
         "listen",
         help="forward the organization's events to a local URL (key: TICKETING_API_KEY)",
     )
-    listen.add_argument("--forward-to", required=True, help="the local URL to POST each event to")
+    listen.add_argument("--forward-to", default=None, help="the local URL to POST each event to")
+    listen.add_argument(
+        "--print-secret",
+        action="store_true",
+        help="print the signing secret of TICKETING_API_KEY and exit (the same on every start)",
+    )
     listen.add_argument("--events", default="", help="comma-separated event types; default: all")
     listen.add_argument("--api-url", default=None, help=API_URL_HELP)
     listen.set_defaults(handler=cmd_listen)
