@@ -139,7 +139,18 @@ async def _nothing() -> None:
 def cmd_org_create(args: argparse.Namespace) -> None:
     from app.services.organizations import create_organization
 
-    _print_json(asyncio.run(_with_database(lambda: create_organization(args.name, args.currency))))
+    _print_json(
+        asyncio.run(
+            _with_database(lambda: create_organization(args.name, args.currency, args.timezone))
+        )
+    )
+
+
+def cmd_org_set_timezone(args: argparse.Namespace) -> None:
+    from app.services.organizations import set_timezone
+
+    asyncio.run(_with_database(lambda: set_timezone(args.org, args.timezone)))
+    _print_json({"id": str(args.org), "timezone": args.timezone})
 
 
 def cmd_user_create(args: argparse.Namespace) -> None:
@@ -366,7 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     org_create = org.add_parser("create", help="create an organization")
     org_create.add_argument("--name", required=True)
     org_create.add_argument("--currency", default="EUR")
+    org_create.add_argument(
+        "--timezone", default="UTC", help="IANA time zone the dashboard shows times in"
+    )
     org_create.set_defaults(handler=cmd_org_create)
+    org_zone = org.add_parser("set-timezone", help="the time zone the dashboard shows times in")
+    org_zone.add_argument("--org", required=True, action=UUIDArgument)
+    org_zone.add_argument("--timezone", required=True, help="IANA name, e.g. Europe/Amsterdam")
+    org_zone.set_defaults(handler=cmd_org_set_timezone)
 
     user = commands.add_parser("user", help="users").add_subparsers(dest="action", required=True)
     user_create = user.add_parser("create", help="add a member to an organization")

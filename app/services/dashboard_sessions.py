@@ -74,6 +74,8 @@ class SessionView:
     """How many organizations the user belongs to (the picker is offered when several)."""
     test_mode: bool = False
     """The session acts as its organization's test twin (CONTRACT.md section 18)."""
+    timezone: str = "UTC"
+    """The organization's time zone (IANA name): the dashboard shows times in it."""
 
 
 async def _prune() -> None:
@@ -167,7 +169,7 @@ async def complete_sign_in(pending: PendingSignIn, user_id: UUID) -> str:
 
 SESSION_BY_HASH = """
     SELECT s.id, s.user_id, s.organization_id, s.last_seen_at, u.email,
-           o.name AS organization_name, m.role, t.id AS test_organization_id,
+           o.name AS organization_name, o.timezone, m.role, t.id AS test_organization_id,
            (SELECT COUNT(*) FROM memberships c WHERE c.user_id = s.user_id) AS organizations
     FROM dashboard_sessions s
     JOIN users u ON u.id = s.user_id
@@ -208,6 +210,7 @@ async def load_session(token: str) -> SessionView | None:
         principal=principal,
         organizations=row["organizations"],
         test_mode=test_organization_id is not None,
+        timezone=(row["timezone"] if role is not None else None) or "UTC",
     )
 
 
