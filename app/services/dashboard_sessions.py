@@ -24,7 +24,7 @@ from app.errors import NotFound
 from app.principal import Principal, Role
 from app.schemas.identity import MembershipRecord
 from app.services.organizations import memberships_of, role_of
-from app.services.test_mode import test_twin
+from app.services.test_mode import twin
 from app.stored_secrets import hash_secret, new_token
 from app.timeutil import utcnow
 from db.tables import DashboardSession
@@ -220,13 +220,14 @@ async def organizations_of(session: SessionView) -> list[MembershipRecord]:
 
 
 async def choose_organization(session: SessionView, organization_id: UUID) -> None:
-    """Work in ``organization_id`` from now on; :class:`NotFound` unless a member of it."""
+    """Work in ``organization_id`` from now on, in live mode; :class:`NotFound` unless a member
+    of it."""
     async with transaction():
         if await role_of(organization_id, session.user_id) is None:
             raise NotFound.resource("organization", organization_id)
-        await DashboardSession.update({DashboardSession.organization_id: organization_id}).where(
-            DashboardSession.id == session.id
-        )
+        await DashboardSession.update(
+            {DashboardSession.organization_id: organization_id, DashboardSession.test_mode: False}
+        ).where(DashboardSession.id == session.id)
 
 
 async def switch_mode(session: SessionView, test: bool) -> None:
@@ -235,7 +236,7 @@ async def switch_mode(session: SessionView, test: bool) -> None:
     if session.organization_id is None:
         raise NotFound("Pick an organization first")
     if test:
-        await test_twin(session.organization_id)
+        await twin(session.organization_id)
     await DashboardSession.update({DashboardSession.test_mode: test}).where(
         DashboardSession.id == session.id
     )

@@ -62,13 +62,16 @@ async def get_organization(organization_id: UUID) -> OrganizationRecord:
 
 
 async def set_timezone(organization_id: UUID, timezone: str) -> None:
-    """The organization's time zone, which the dashboard shows times in; an operator's act (the
-    command line), recorded in the audit log."""
+    """The organization's time zone (and its test twin's), which the dashboard shows times in;
+    an operator's act (the command line), recorded in the audit log."""
     check_timezone(timezone)
     async with transaction():
         rows = (
             await Organization.update({Organization.timezone: timezone})
-            .where(Organization.id == organization_id)
+            .where(
+                (Organization.id == organization_id)
+                | (Organization.live_organization_id == organization_id)
+            )
             .returning(Organization.name)
         )
         if not rows:
