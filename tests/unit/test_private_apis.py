@@ -232,3 +232,22 @@ def test_litestar_answers_an_error_raised_after_a_held_back_response_once_reset(
     refused = pytest.raises(LitestarException, match="after response started")
     with TestClient(app, raise_server_exceptions=True) as client, refused:
         client.get("/")
+
+
+def test_piccolo_lists_the_project_migrations_in_order() -> None:
+    """``BaseMigrationManager.get_migration_modules`` / ``get_migration_ids``: every migration
+    file of db/migrations, by its ``ID``, oldest first, with its ``DESCRIPTION``."""
+    from db.migrate import known_migrations
+
+    declared = []
+    for path in sorted((ROOT / "db" / "migrations").glob("ticketing_*.py")):
+        tree = ast.parse(path.read_text())
+        constants = {
+            target.id: node.value.value
+            for node in tree.body
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        declared.append((constants["ID"], constants.get("DESCRIPTION", "")))
+    assert [(m.id, m.description) for m in known_migrations()] == sorted(declared)
