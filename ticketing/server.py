@@ -89,7 +89,7 @@ def _end_with_supervisor() -> None:
         logger.warning("this server process will outlive its supervisor (prctl failed)")
         return
     if str(os.getppid()) != os.environ.get(SUPERVISOR_VARIABLE, str(os.getppid())):
-        os._exit(1)  # the supervisor ended before the signal was asked for
+        sys.exit("ticketing: the server stopped before this process started")
 
 
 class PortInUse(Exception):
