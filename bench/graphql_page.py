@@ -12,6 +12,10 @@ database.
 
     .venv/bin/python bench/graphql_page.py --clients 32 --seconds 15 --workers 2
 
+With ``--b-env NAME=VALUE`` (repeatable) a second server runs with those environment variables
+set, and its GraphQL page takes turns with the first one's: a same-run A/B of a setting (or of
+a temporary switch in the code under test). Its ratio to the first server's page is printed.
+
 The client runs on the same machine as the server and PostgreSQL, so they share its cores; the
 ratios, measured in the same run, are the figures to compare.
 """
@@ -34,7 +38,9 @@ SLICE_SECONDS = 2.0
 PAGE_QUERY = (ROOT / "graphql" / "operations" / "TicketPage.graphql").read_text()
 
 
-async def load(port: int, seeded: Seeded, clients: int, seconds: float) -> list[Phase]:
+async def load(
+    port: int, seeded: Seeded, clients: int, seconds: float, b_port: int | None = None
+) -> list[Phase]:
     event_id = str(seeded.events[0].id)
     rest_page = f"/events/{event_id}/tickets?limit=25"
     body = json.dumps({"query": PAGE_QUERY, "variables": {"id": event_id}}).encode()
@@ -61,17 +67,34 @@ async def load(port: int, seeded: Seeded, clients: int, seconds: float) -> list[
             for _ in range(clients)
         ]
         await run_phase("warm-up", connections, 2.0, graphql)
-        loaded = await interleaved(
-            [("GET /whoami", whoami), ("REST page", rest), ("GraphQL page", graphql)],
-            connections,
-            seconds,
-        )
+        kinds = [("GET /whoami", whoami), ("REST page", rest), ("GraphQL page", graphql)]
+        if b_port is not None:
+            b_connections = [
+                await stack.enter_async_context(HttpConnection("127.0.0.1", b_port, headers))
+                for _ in range(clients)
+            ]
+            await run_phase("warm-up B", b_connections, 2.0, graphql)
+            kinds.append(("GraphQL page (B)", on(b_connections, graphql)))
+        loaded = await interleaved(kinds, connections, seconds)
         alone = await interleaved(
             [("REST page, 1 client", rest), ("GraphQL page, 1 client", graphql)],
             connections[:1],
             seconds / 2,
         )
     return loaded + alone
+
+
+def on(connections: list[HttpConnection], request: Request) -> Request:
+    """``request`` sent on the connection of ``connections`` (another server's) that stands at
+    the same place as the one it is given."""
+    by_place: dict[int, HttpConnection] = {}
+
+    async def sent(connection: HttpConnection) -> bool:
+        if id(connection) not in by_place:
+            by_place[id(connection)] = connections[len(by_place)]
+        return await request(by_place[id(connection)])
+
+    return sent
 
 
 async def interleaved(
@@ -101,10 +124,17 @@ def ratios(phases: list[Phase]) -> str:
 
     throughput = rate("GraphQL page") / rate("REST page")
     latency = median("GraphQL page, 1 client") / median("REST page, 1 client")
-    return (
+    found = (
         f"GraphQL/REST throughput {throughput:.2f}x (goal >= 0.5x); "
         f"single-request p50 latency {latency:.2f}x (goal <= 1.5x)"
     )
+    if "GraphQL page (B)" in by_name:
+        b = rate("GraphQL page (B)")
+        found += (
+            f"\nB/A GraphQL page throughput {b / rate('GraphQL page'):.2f}x; "
+            f"B GraphQL/REST {b / rate('REST page'):.2f}x"
+        )
+    return found
 
 
 async def main() -> None:
@@ -113,6 +143,13 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--tickets", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2, help="server processes")
+    parser.add_argument(
+        "--b-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="also run server B with this environment, its GraphQL page beside A's",
+    )
     args = parser.parse_args()
     async with throwaway_database() as database_url:
         started = time.perf_counter()
@@ -121,12 +158,23 @@ async def main() -> None:
         port = free_port()
         log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-graphql-{port}.log"
         command = server_command("service", port, args.workers)
-        async with running(command, port, log, access_log=False):
+        async with contextlib.AsyncExitStack() as servers:
+            await servers.enter_async_context(running(command, port, log, access_log=False))
+            b_port = None
+            if args.b_env:
+                b_port = free_port()
+                b_log = log.with_name(f"bench-graphql-{b_port}.log")
+                b_command = server_command("service", b_port, args.workers)
+                environment = dict(setting.split("=", 1) for setting in args.b_env)
+                await servers.enter_async_context(
+                    running(b_command, b_port, b_log, access_log=False, environment=environment)
+                )
+                print(f"server B: {' '.join(args.b_env)}")
             print(
                 f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, "
                 f"{args.workers} server process(es)"
             )
-            phases = await load(port, seeded, args.clients, args.seconds)
+            phases = await load(port, seeded, args.clients, args.seconds, b_port)
             for phase in phases:
                 print(phase.report())
             print(ratios(phases))

@@ -27,11 +27,30 @@ class HttpConnection:
         self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         return self
 
+    async def _reopen(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+
     async def __aexit__(self, *_: object) -> None:
         if self._writer is not None:
             self._writer.close()
 
     async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+        """The status and body of one request; a connection the server closed while it was idle
+        (its keep-alive timeout, when a bench lets it rest between slices) is opened again."""
+        assert self._reader is not None
+        if self._reader.at_eof():
+            await self._reopen()
+        try:
+            return await self._request(method, path, body)
+        except (asyncio.IncompleteReadError, ConnectionResetError) as error:
+            if isinstance(error, asyncio.IncompleteReadError) and error.partial:
+                raise
+            await self._reopen()
+            return await self._request(method, path, body)
+
+    async def _request(self, method: str, path: str, body: bytes) -> tuple[int, bytes]:
         assert self._reader is not None and self._writer is not None
         head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{self._headers}"
         if body:

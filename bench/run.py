@@ -85,12 +85,18 @@ def server_command(which: str, port: int, workers: int) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def running(
-    command: list[str], port: int, log: Path, *, access_log: bool = True
+    command: list[str],
+    port: int,
+    log: Path,
+    *,
+    access_log: bool = True,
+    environment: dict[str, str] | None = None,
 ) -> AsyncIterator[int]:
     """Run a server until the block ends; yields its process id once it answers. Without
     ``access_log`` the service logs no line per request (``TICKETING_ACCESS_LOG=0``): for benches
-    that compare request kinds of the service with each other rather than with the floor."""
-    env = dict(os.environ)
+    that compare request kinds of the service with each other rather than with the floor.
+    ``environment``: more variables for the server (an A/B of a setting)."""
+    env = {**os.environ, **(environment or {})}
     if not access_log:
         env["TICKETING_ACCESS_LOG"] = "0"
     with log.open("wb") as output:

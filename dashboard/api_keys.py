@@ -10,10 +10,10 @@ from litestar import Request, Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
 
-from app.errors import InvalidInput
 from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.identity import ApiKeyCreated
 from app.services import api_keys, request_log
+from dashboard.forms import submitted
 from dashboard.layout import page
 from dashboard.security import principal_of
 
@@ -58,17 +58,17 @@ async def create_api_key(request: Request[Any, Any, Any]) -> Template:
     form = await request.form()
     name = str(form.get("name", ""))
     scopes = [str(scope) for scope in form.getall("scopes", [])]
-    try:
+
+    async def create() -> Template:
         created = await api_keys.issue_api_key(principal_of(request), " ".join(scopes), name)
-    except InvalidInput as error:
-        return await _keys_page(
-            request,
-            error=error.detail,
-            form_name=name,
-            form_scopes=frozenset(scopes),
-            status=400,
-        )
-    return await _keys_page(request, created=created, status=201)
+        return await _keys_page(request, created=created, status=201)
+
+    return await submitted(
+        create,
+        lambda error: _keys_page(
+            request, error=error, form_name=name, form_scopes=frozenset(scopes), status=400
+        ),
+    )
 
 
 @post(f"{PATH}/{{key_id:uuid}}/revoke", status_code=303)

@@ -48,6 +48,11 @@ def http_error_page(request: Request[Any, Any, Any], error: HTTPException) -> Te
     return _page(request, status, str(error.detail))
 
 
+def no_such_page(request: Request[Any, Any, Any], _: HTTPException) -> Template:
+    """No route under ``/dashboard``: an unknown page, or a malformed id in a page's address."""
+    return _page(request, 404, "There is no page at this address.")
+
+
 def unexpected_error_page(request: Request[Any, Any, Any], error: Exception) -> Template:
     logger.exception("Unhandled error on %s %s", request.method, request.url.path, exc_info=error)
     return _page(request, 500, "The server failed to handle the request; it has been logged.")

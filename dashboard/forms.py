@@ -3,14 +3,15 @@ one-line messages those redirects carry, and paging links."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlencode
 
 from litestar import Request, Response
 from litestar.datastructures import FormMultiDict
+from litestar.response import Template
 
 from app.errors import InvalidInput
 from app.pagination import Pagination
@@ -57,6 +58,21 @@ def optional_utc(form: FormMultiDict, name: str) -> datetime | None:
 def local_input(value: datetime | None) -> str:
     """A timestamp as a ``datetime-local`` field's value (UTC)."""
     return "" if value is None else value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M")
+
+
+T = TypeVar("T")
+
+
+async def submitted(
+    act: Callable[[], Awaitable[T]], again: Callable[[str], Awaitable[Template]]
+) -> T | Template:
+    """What a form's ``act`` answers (the page after a change), or, when the service finds the
+    input invalid, the form's page made again by ``again`` with the error (the form keeps what
+    was typed; the caller's page answers 400)."""
+    try:
+        return await act()
+    except InvalidInput as error:
+        return await again(error.detail)
 
 
 def redirect(path: str, done: str = "") -> Response[Any]:

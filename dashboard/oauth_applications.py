@@ -11,11 +11,10 @@ from litestar import Request, Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
 
-from app.errors import InvalidInput
 from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.oauth import OAuthApplicationCreate, OAuthClientCreated
 from app.services.oauth import applications
-from dashboard.forms import message, offset_of, pager, redirect, text, texts
+from dashboard.forms import message, offset_of, pager, redirect, submitted, text, texts
 from dashboard.layout import page
 from dashboard.security import principal_of
 
@@ -88,11 +87,14 @@ async def register_application(request: Request[Any, Any, Any]) -> Template:
         public=fields["public"],
         trusted=fields["trusted"],
     )
-    try:
+
+    async def register() -> Template:
         created = await applications.register_application(principal_of(request), data)
-    except InvalidInput as error:
-        return await _applications_page(request, error=error.detail, form=fields, status=400)
-    return await _applications_page(request, created=created, status=201)
+        return await _applications_page(request, created=created, status=201)
+
+    return await submitted(
+        register, lambda error: _applications_page(request, error=error, form=fields, status=400)
+    )
 
 
 @post(f"{PATH}/authorizations/{{authorization_id:uuid}}/revoke", status_code=303)

@@ -12,7 +12,6 @@ from litestar.datastructures import FormMultiDict
 from litestar.params import PathParameter
 from litestar.response import Template
 
-from app.errors import InvalidInput
 from app.schemas.decoding import convert
 from app.schemas.scanners import (
     ScannerCreate,
@@ -24,7 +23,16 @@ from app.schemas.scanners import (
 from app.services import scanners
 from app.services.events import EVENTS
 from app.services.scanners import PROFILES, SCANNERS
-from dashboard.forms import local_input, message, optional_int, optional_utc, redirect, text, texts
+from dashboard.forms import (
+    local_input,
+    message,
+    optional_int,
+    optional_utc,
+    redirect,
+    submitted,
+    text,
+    texts,
+)
 from dashboard.layout import page
 from dashboard.security import principal_of
 
@@ -128,11 +136,15 @@ async def scanners_page(request: Request[Any, Any, Any]) -> Template:
 @post(PATH, status_code=303)
 async def create_scanner(request: Request[Any, Any, Any]) -> Response[Any] | Template:
     fields = _scanner_fields(await request.form())
-    try:
+
+    async def create() -> Response[Any]:
         await scanners.create_scanner(principal_of(request), convert(fields, ScannerCreate))
-    except InvalidInput as error:
-        return await _scanners_page(request, error=error.detail, scanner_form=fields, status=400)
-    return redirect(PATH, "scanner-created")
+        return redirect(PATH, "scanner-created")
+
+    return await submitted(
+        create,
+        lambda error: _scanners_page(request, error=error, scanner_form=fields, status=400),
+    )
 
 
 @get(f"{PATH}/{{scanner_id:uuid}}")
@@ -159,14 +171,18 @@ async def update_scanner(
 @post(PROFILES_PATH, status_code=303)
 async def create_profile(request: Request[Any, Any, Any]) -> Response[Any] | Template:
     form = await request.form()
-    try:
+
+    async def create() -> Response[Any]:
         data = convert(_profile_fields(form), ScannerProfileCreate)
         await scanners.create_profile(principal_of(request), data)
-    except InvalidInput as error:
-        return await _scanners_page(
-            request, error=error.detail, profile_form=_form_again(form), status=400
-        )
-    return redirect(PATH, "profile-created")
+        return redirect(PATH, "profile-created")
+
+    return await submitted(
+        create,
+        lambda error: _scanners_page(
+            request, error=error, profile_form=_form_again(form), status=400
+        ),
+    )
 
 
 async def _profile_page(
@@ -202,14 +218,18 @@ async def update_profile(
     request: Request[Any, Any, Any], profile_id: Annotated[UUID, PathParameter()]
 ) -> Response[Any] | Template:
     form = await request.form()
-    try:
+
+    async def save() -> Response[Any]:
         data = convert(_profile_fields(form), ScannerProfileUpdate)
         await scanners.update_profile(principal_of(request), profile_id, data)
-    except InvalidInput as error:
-        return await _profile_page(
-            request, profile_id, error=error.detail, form=_form_again(form), status=400
-        )
-    return redirect(PATH, "profile-saved")
+        return redirect(PATH, "profile-saved")
+
+    return await submitted(
+        save,
+        lambda error: _profile_page(
+            request, profile_id, error=error, form=_form_again(form), status=400
+        ),
+    )
 
 
 ROUTES = [

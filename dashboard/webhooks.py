@@ -11,7 +11,6 @@ from litestar import Request, Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
 
-from app.errors import InvalidInput
 from app.schemas.decoding import convert
 from app.schemas.webhook_events import BY_KIND, SUBSCRIBABLE
 from app.schemas.webhooks import (
@@ -22,7 +21,7 @@ from app.schemas.webhooks import (
 )
 from app.services import webhooks
 from app.services.webhooks import DELIVERIES, WEBHOOKS
-from dashboard.forms import message, offset_of, pager, redirect, settings_of, text, texts
+from dashboard.forms import message, offset_of, pager, redirect, settings_of, submitted, text, texts
 from dashboard.layout import page
 from dashboard.security import principal_of
 
@@ -77,13 +76,16 @@ async def webhooks_page(request: Request[Any, Any, Any]) -> Template:
 async def create_webhook(request: Request[Any, Any, Any]) -> Template:
     """Answers with the page itself (not a redirect): the secret is shown this once."""
     fields = _fields(await request.form())
-    try:
+
+    async def create() -> Template:
         created = await webhooks.create_webhook(
             principal_of(request), convert(fields, WebhookCreate), settings_of(request)
         )
-    except InvalidInput as error:
-        return await _list_page(request, error=error.detail, form=fields, status=400)
-    return await _list_page(request, created=created, status=201)
+        return await _list_page(request, created=created, status=201)
+
+    return await submitted(
+        create, lambda error: _list_page(request, error=error, form=fields, status=400)
+    )
 
 
 async def _webhook_page(
@@ -132,16 +134,16 @@ async def update_webhook(
 ) -> Response[Any] | Template:
     form = await request.form()
     fields = {**_fields(form), "active": text(form, "active") == "on"}
-    try:
-        await webhooks.update_webhook(
-            principal_of(request),
-            webhook_id,
-            convert(fields, WebhookUpdate),
-            settings_of(request),
-        )
-    except InvalidInput as error:
-        return await _webhook_page(request, webhook_id, error=error.detail, form=fields, status=400)
-    return redirect(f"{PATH}/{webhook_id}", "saved")
+
+    async def save() -> Response[Any]:
+        data = convert(fields, WebhookUpdate)
+        await webhooks.update_webhook(principal_of(request), webhook_id, data, settings_of(request))
+        return redirect(f"{PATH}/{webhook_id}", "saved")
+
+    return await submitted(
+        save,
+        lambda error: _webhook_page(request, webhook_id, error=error, form=fields, status=400),
+    )
 
 
 @post(f"{PATH}/{{webhook_id:uuid}}/test", status_code=303)

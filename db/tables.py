@@ -40,6 +40,8 @@ class Organization(Table, tablename="organizations"):
     currency = Varchar(length=3, default="EUR")
     created_at = Timestamptz()
     live_organization_id = UUID(null=True, default=None)
+    timezone = Varchar(length=64, default="UTC")
+    """An IANA time zone name: the dashboard shows times in it (the API answers in UTC)."""
 
 
 class User(Table, tablename="users"):
@@ -518,7 +520,9 @@ class RequestLogEntry(Table, tablename="request_log"):
     request path (``app/services/request_log.py``); never a body, a query value or a secret."""
 
     id = UUID(primary_key=True)
-    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, index=True)
+    organization_id = ForeignKey(
+        references=Organization, on_delete=OnDelete.cascade, index=True, null=False
+    )
     credential_id = UUID()
     method = Varchar(length=10)
     path = Varchar(length=500)

@@ -19,15 +19,13 @@ Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 from __future__ import annotations
 
 from asyncio import Future, wait
-from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, TypeGuard, cast
+from collections.abc import Callable
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import strawberry
 from graphql import (
     ASTValidationRule,
-    DocumentNode,
-    ExecutionResult,
     GraphQLBoolean,
     GraphQLField,
     GraphQLID,
@@ -39,7 +37,6 @@ from graphql import (
     GraphQLSchema,
     GraphQLString,
     Undefined,
-    execute,
     get_argument_values,
     get_nullable_type,
     is_leaf_type,
@@ -47,7 +44,6 @@ from graphql import (
 )
 from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import AwaitableOrValue, Path, gather_with_cancel
-from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.resolvers import is_default_resolver
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.schema.schema_converter import GraphQLCoreConverter
@@ -62,39 +58,6 @@ def core_schema(schema: strawberry.Schema) -> GraphQLSchema:
             "update graphql_api/core.py for this Strawberry version"
         )
     return core
-
-
-_IS_AWAITABLE = cast(Callable[[Any], TypeGuard[Awaitable[Any]]], optimized_is_awaitable)
-"""Strawberry's awaitable check, which its own execution passes graphql-core: a type guard that
-Strawberry declares as returning bool."""
-
-
-async def execute_prepared(
-    schema: strawberry.Schema,
-    document: DocumentNode,
-    *,
-    variables: dict[str, Any],
-    context: Any,
-    operation_name: str | None,
-) -> ExecutionResult:
-    """A prepared (parsed, validated) query or mutation executed as ``schema.execute`` executes
-    it (graphql-core's ``execute`` on the same schema, with the schema's executor, Strawberry's
-    awaitable check and no root value), without the set-up Strawberry makes per request for its
-    extensions: an execution context, an extension runner with its hooks, a middleware manager
-    and the result's handling, a tenth of the CPU of a page of 25 tickets executed from memory.
-    Only for a schema whose extensions that set-up would serve have nothing to do
-    (``TicketingSchema.executes_directly``); errors are left to the caller to process."""
-    result = execute(
-        core_schema(schema),
-        document,
-        context_value=context,
-        variable_values=variables,
-        operation_name=operation_name,
-        executor_class=schema.execution_context_class,
-        is_awaitable=_IS_AWAITABLE,
-        operation_extensions=None,
-    )
-    return result if isinstance(result, ExecutionResult) else await result
 
 
 def strawberry_validation_rules() -> tuple[type[ASTValidationRule], ...]:

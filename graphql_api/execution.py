@@ -12,12 +12,11 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from graphql import DocumentNode, GraphQLError, OperationDefinitionNode
+from graphql import GraphQLError, OperationDefinitionNode
 from strawberry.types import ExecutionResult
 from strawberry.types.graphql import OperationType
 
 from graphql_api.context import Context
-from graphql_api.core import execute_prepared
 from graphql_api.errors import coded
 
 if TYPE_CHECKING:
@@ -58,8 +57,9 @@ def _checked(
     operation: Operation,
     allowed: frozenset[OperationType],
     transport: str,
-) -> Response | tuple[DocumentNode, OperationDefinitionNode]:
-    """The prepared document and the operation to run, or the response refusing them."""
+) -> Response | OperationDefinitionNode:
+    """The operation to run (its document prepared, ``graphql_api.documents``), or the response
+    refusing it."""
     document = schema.documents.get(operation.query)
     if document.errors:
         return response(None, document.errors)
@@ -76,8 +76,7 @@ def _checked(
     refused = document.cost_errors(definition, operation.variables)
     if refused:
         return response(None, refused)
-    assert document.node is not None  # a document that did not parse has errors
-    return document.node, definition
+    return definition
 
 
 async def execute(
@@ -91,25 +90,14 @@ async def execute(
     checked = _checked(schema, operation, allowed, transport)
     if isinstance(checked, dict):
         return checked
-    if not schema.executes_directly:
-        result = await schema.execute(
-            operation.query,
-            variable_values=operation.variables,
-            context_value=context,
-            operation_name=operation.operation_name,
-            allowed_operation_types=allowed,
-        )
-        return response(result.data, result.errors or ())
-    executed = await execute_prepared(
-        schema,
-        checked[0],
-        variables=operation.variables,
-        context=context,
+    result = await schema.execute(
+        operation.query,
+        variable_values=operation.variables,
+        context_value=context,
         operation_name=operation.operation_name,
+        allowed_operation_types=allowed,
     )
-    if executed.errors:
-        schema.process_errors(executed.errors)
-    return response(executed.data, executed.errors or ())
+    return response(result.data, result.errors or ())
 
 
 async def subscribe(
@@ -120,7 +108,7 @@ async def subscribe(
     checked = _checked(schema, operation, frozenset(OperationType), "WebSocket")
     if isinstance(checked, dict):
         return checked
-    if checked[1].operation.value != OperationType.SUBSCRIPTION.value:
+    if checked.operation.value != OperationType.SUBSCRIPTION.value:
         return _one(
             await execute(schema, operation, context, frozenset(OperationType), "WebSocket")
         )

@@ -74,19 +74,14 @@ from graphql_api.inputs import (
     UpdateWebhookInput,
     to_struct,
 )
-from graphql_api.lists import filtered
+from graphql_api.lists import root_list
 from graphql_api.scanner_types import ScanBatch, Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import direct_field, field, mutation
 from graphql_api.types import (
-    After,
     Deleted,
     Event,
     Hold,
-    Limit,
-    Offset,
     Order,
-    Page,
-    Sort,
     Ticket,
     TicketType,
     Timeslot,
@@ -94,7 +89,6 @@ from graphql_api.types import (
 )
 from graphql_api.webhook_types import (
     CreatedWebhook,
-    Delivery,
     DeliveryQueued,
     RotatedWebhookSecret,
     Webhook,
@@ -112,89 +106,21 @@ class Query:
     async def viewer(self, info: Info) -> Viewer | None:
         return await whoami(principal_of(info))
 
-    @field(EVENTS, _sort_fields(EVENTS))
-    async def events(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
-    ) -> Page[Event] | None:
-        return await EVENTS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
+    events = root_list(EVENTS, _sort_fields(EVENTS))
 
     @direct_field(EVENTS)
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
         return EVENTS.get(context.principal, parse_id(id, "id"))
 
-    @field(TIMESLOTS, "The timeslots of an event.")
-    @filtered(TIMESLOTS)
-    async def timeslots(
-        self,
-        info: Info,
-        event_id: strawberry.ID,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        **filters: Any,
-    ) -> Page[Timeslot] | None:
-        return await TIMESLOTS.page(
-            principal_of(info),
-            within=("event_id", parse_id(event_id, "event_id")),
-            limit=limit,
-            offset=offset,
-            sort=sort,
-            **filters,
-        )
-
-    @field(TICKET_TYPES)
-    async def ticket_types(
-        self,
-        info: Info,
-        event_id: strawberry.ID,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-    ) -> Page[TicketType] | None:
-        return await TICKET_TYPES.page(
-            principal_of(info),
-            within=("event_id", parse_id(event_id, "event_id")),
-            limit=limit,
-            offset=offset,
-            sort=sort,
-        )
-
-    @field(TICKETS, f"The tickets of an event; the filters combine. {_sort_fields(TICKETS)}")
-    @filtered(TICKETS)
-    async def tickets(
-        self,
-        info: Info,
-        event_id: strawberry.ID,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        after: After = None,
-        **filters: Any,
-    ) -> Page[Ticket] | None:
-        return await TICKETS.page(
-            principal_of(info),
-            within=("event_id", parse_id(event_id, "event_id")),
-            limit=limit,
-            offset=offset,
-            sort=sort,
-            after=after,
-            **filters,
-        )
-
-    @field(ORDERS, f"The filters combine. {_sort_fields(ORDERS)}")
-    @filtered(ORDERS)
-    async def orders(
-        self,
-        info: Info,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        after: After = None,
-        **filters: Any,
-    ) -> Page[Order] | None:
-        return await ORDERS.page(
-            principal_of(info), limit=limit, offset=offset, sort=sort, after=after, **filters
-        )
+    timeslots = root_list(TIMESLOTS, "The timeslots of an event.", within="event_id")
+    ticket_types = root_list(TICKET_TYPES, within="event_id")
+    tickets = root_list(
+        TICKETS,
+        f"The tickets of an event; the filters combine. {_sort_fields(TICKETS)}",
+        within="event_id",
+        after=True,
+    )
+    orders = root_list(ORDERS, f"The filters combine. {_sort_fields(ORDERS)}", after=True)
 
     @direct_field(ORDERS)
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
@@ -208,44 +134,17 @@ class Query:
     async def hold(self, info: Info, id: strawberry.ID) -> Hold | None:
         return await holds.get_hold(principal_of(info), parse_id(id, "id"))
 
-    @field(WEBHOOKS, "The subscriptions, without their secrets.")
-    async def webhooks(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
-    ) -> Page[Webhook] | None:
-        return await WEBHOOKS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
+    webhooks = root_list(WEBHOOKS, "The subscriptions, without their secrets.")
 
     @field(WEBHOOKS)
     async def webhook(self, info: Info, id: strawberry.ID) -> Webhook | None:
         return await WEBHOOKS.get(principal_of(info), parse_id(id, "id"))
 
-    @field(DELIVERIES, "The delivery log of one subscription.")
-    async def webhook_deliveries(
-        self,
-        info: Info,
-        webhook_id: strawberry.ID,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-    ) -> Page[Delivery] | None:
-        return await DELIVERIES.page(
-            principal_of(info),
-            within=("webhook_id", parse_id(webhook_id, "webhook_id")),
-            limit=limit,
-            offset=offset,
-            sort=sort,
-        )
-
-    @field(SCANNERS)
-    async def scanners(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
-    ) -> Page[Scanner] | None:
-        return await SCANNERS.page(principal_of(info), limit=limit, offset=offset, sort=sort)
-
-    @field(PROFILES)
-    async def scanner_profiles(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
-    ) -> Page[ScannerProfile] | None:
-        return await PROFILES.page(principal_of(info), limit=limit, offset=offset, sort=sort)
+    webhook_deliveries = root_list(
+        DELIVERIES, "The delivery log of one subscription.", within="webhook_id"
+    )
+    scanners = root_list(SCANNERS)
+    scanner_profiles = root_list(PROFILES)
 
 
 @strawberry.type

@@ -33,20 +33,13 @@ logger = logging.getLogger("ticketing.graphql")
 class TicketingSchema(Schema):
     """Logs only the errors that are bugs; domain and client errors are answers, not incidents.
     Keeps the schema's prepared documents (``graphql_api.documents``) and lets graphql-core call
-    the fields' direct resolvers (``graphql_api.core``).
-
-    ``executes_directly``: its only extension is the hand-over of prepared documents, which a
-    query given its prepared document does not need, so queries and mutations may skip
-    Strawberry's per-request set-up (``graphql_api.core.execute_prepared``). A schema with any
-    other extension executes through ``execute``, its hooks and all."""
+    the fields' direct resolvers (``graphql_api.core``). Every operation runs through
+    Strawberry's ``execute`` / ``subscribe``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         install_direct_resolvers(self)
         self.documents = Documents(core_schema(self))
-        self.executes_directly = all(
-            isinstance(extension, PreparedDocuments) for extension in self.get_extensions()
-        )
 
     def process_errors(
         self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None

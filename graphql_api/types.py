@@ -10,12 +10,9 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
+from typing import TYPE_CHECKING
 from uuid import UUID
 
-import strawberry
-
-from app import pagination
 from app.schemas import attendance as attendance_records
 from app.schemas import events as event_records
 from app.schemas import holds as hold_records
@@ -28,47 +25,15 @@ from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
-from graphql_api.context import Context, Info, loaders_of
-from graphql_api.dataloaders import list_args
+from graphql_api.context import Info, loaders_of
 from graphql_api.derive import object_type, record_type
-from graphql_api.lists import filtered
-from graphql_api.scopes import Joined, direct_field, field, relation
+from graphql_api.lists import nested_list
+from graphql_api.scopes import field, relation
 
-T = TypeVar("T")
-
-Limit = Annotated[
-    int | None, strawberry.argument(description="Results per page, 1 to 100 (default 25)")
-]
-Offset = Annotated[int | None, strawberry.argument(description="Results to skip (default 0)")]
-Sort = Annotated[
-    str | None,
-    strawberry.argument(
-        description="field:asc or field:desc with the REST field names (default created_at:desc)"
-    ),
-]
-
-After = Annotated[
-    str | None,
-    strawberry.argument(
-        description="The pagination.nextAfter of the page before, with the same sort: this page "
-        "starts after that page's last row (fast at any depth; not with offset)"
-    ),
-]
-
-if TYPE_CHECKING:  # the records; Strawberry reads them through their derived types
-    Pagination = pagination.Pagination
+if TYPE_CHECKING:  # the record; Strawberry reads it through its derived type
     TimeslotAvailability = hold_records.TimeslotAvailability
 else:
-    Pagination = object_type(pagination.Pagination)
     TimeslotAvailability = object_type(hold_records.TimeslotAvailability)
-
-
-@strawberry.type
-class Page(Generic[T]):
-    """A page of a list: an ``app.pagination.Page`` record; GraphQL calls its ``data`` ``items``."""
-
-    data: list[T] = strawberry.field(name="items")
-    pagination: Pagination
 
 
 @record_type(
@@ -111,59 +76,10 @@ class Event:
     def availability(self, info: Info) -> list[TimeslotAvailability] | None:
         return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
 
-    @direct_field(TIMESLOTS)
-    @filtered(TIMESLOTS, parent="event_id")
-    def timeslots(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Timeslot] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TIMESLOTS, "event_id").load((self.id, args))
-
-    @direct_field(TICKET_TYPES)
-    def ticket_types(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-    ) -> Page[TicketType] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined)
-        return context.loaders.pages(TICKET_TYPES, "event_id").load((self.id, args))
-
-    @direct_field(TICKETS, "The filters combine.")
-    @filtered(TICKETS, parent="event_id")
-    def tickets(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "event_id").load((self.id, args))
-
-    @direct_field(ORDERS, "The filters combine.")
-    @filtered(ORDERS, parent="event_id")
-    def orders(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Order] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(ORDERS, "event_id").load((self.id, args))
+    timeslots = nested_list(TIMESLOTS, "event_id")
+    ticket_types = nested_list(TICKET_TYPES, "event_id")
+    tickets = nested_list(TICKETS, "event_id", "The filters combine.")
+    orders = nested_list(ORDERS, "event_id", "The filters combine.")
 
 
 @record_type(
@@ -214,24 +130,10 @@ class Timeslot:
 
 @record_type(order_records.Order, description="`status` is pending, confirmed or cancelled.")
 class Order:
-    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
-        id: UUID
     event: Event | None = relation(EVENTS, "event_id")
     timeslot: Timeslot | None = relation(TIMESLOTS, "event_timeslot_id")
 
-    @direct_field(TICKETS, "The filters combine.")
-    @filtered(TICKETS, parent="order_id")
-    def tickets(
-        self,
-        context: Context,
-        limit: Limit = None,
-        offset: Offset = None,
-        sort: Sort = None,
-        joined: Joined = (),
-        **filters: Any,
-    ) -> Page[Ticket] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort, joined=joined, **filters)
-        return context.loaders.pages(TICKETS, "order_id").load((self.id, args))
+    tickets = nested_list(TICKETS, "order_id", "The filters combine.")
 
 
 @record_type(ticket_records.Ticket, description="`status` is valid, scanned or cancelled.")

@@ -3,17 +3,11 @@ derived from their records."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-from uuid import UUID
-
 from app.schemas import webhooks as webhook_records
 from app.schemas.webhook_events import SUBSCRIBABLE
 from app.services.webhooks import DELIVERIES
-from graphql_api.context import Info, loaders_of
-from graphql_api.dataloaders import list_args
 from graphql_api.derive import record_type
-from graphql_api.scopes import field
-from graphql_api.types import Limit, Offset, Page, Sort
+from graphql_api.lists import nested_list
 
 
 @record_type(
@@ -31,15 +25,9 @@ class Delivery:
     description=f"`eventTypes`: {', '.join(SUBSCRIBABLE)}.",
 )
 class Webhook:
-    if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
-        id: UUID
-
-    @field(DELIVERIES, "The delivery log, newest first, each delivery with its attempts.")
-    async def deliveries(
-        self, info: Info, limit: Limit = None, offset: Offset = None, sort: Sort = None
-    ) -> Page[Delivery] | None:
-        args = list_args(limit=limit, offset=offset, sort=sort)
-        return await loaders_of(info).pages(DELIVERIES, "webhook_id").load((self.id, args))
+    deliveries = nested_list(
+        DELIVERIES, "webhook_id", "The delivery log, newest first, each delivery with its attempts."
+    )
 
 
 @record_type(

@@ -7,7 +7,6 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.pagination import Page
 from app.principal import Principal
 from app.schemas.attendance import Attendance
 from app.schemas.events import (
@@ -25,21 +24,14 @@ from app.schemas.events import (
 from app.schemas.holds import Availability
 from app.services import attendance, availability, events, ticket_types, timeslots
 from rest.docs import IdPath, operation
-from rest.lists import ListQuery
+from rest.list_routes import list_route
 
 
 class EventController(Controller):
     path = "/events"
     tags = ["events"]
 
-    @get(
-        "/",
-        **operation("List events", service=events.EVENTS, errors=(400, 403)),
-    )
-    async def list_events(
-        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
-    ) -> Page[Event]:
-        return await events.EVENTS.page(principal, **listing.as_kwargs())
+    list_events = list_route(events.EVENTS, "/", "list_events", "List events")
 
     @post(
         "/",
@@ -105,23 +97,13 @@ class EventController(Controller):
     ) -> Event:
         return await events.update_event(principal, parse_id(event_id, "event_id"), data)
 
-    @get(
+    list_ticket_types = list_route(
+        ticket_types.TICKET_TYPES,
         "/{event_id:str}/ticket_types",
-        **operation(
-            "List the ticket types of an event",
-            service=ticket_types.TICKET_TYPES,
-            errors=(400, 403, 404),
-        ),
+        "list_ticket_types",
+        "List the ticket types of an event",
+        within="event_id",
     )
-    async def list_ticket_types(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        listing: NamedDependency[ListQuery],
-    ) -> Page[TicketType]:
-        return await ticket_types.TICKET_TYPES.page(
-            principal, within=("event_id", parse_id(event_id, "event_id")), **listing.as_kwargs()
-        )
 
     @post(
         "/{event_id:str}/ticket_types",
@@ -187,25 +169,14 @@ class EventController(Controller):
             event_id=parse_id(event_id, "event_id"),
         )
 
-    @get(
+    list_timeslots = list_route(
+        timeslots.TIMESLOTS,
         "/{event_id:str}/timeslots",
-        **operation(
-            "List the timeslots of an event",
-            service=timeslots.TIMESLOTS,
-            errors=(400, 403, 404),
-            text="`from` keeps timeslots starting at or after it, "
-            "`until` those starting before it.",
-        ),
+        "list_timeslots",
+        "List the timeslots of an event",
+        within="event_id",
+        text="`from` keeps timeslots starting at or after it, `until` those starting before it.",
     )
-    async def list_timeslots(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        listing: NamedDependency[ListQuery],
-    ) -> Page[Timeslot]:
-        return await timeslots.TIMESLOTS.page(
-            principal, within=("event_id", parse_id(event_id, "event_id")), **listing.as_kwargs()
-        )
 
     @post(
         "/{event_id:str}/timeslots",

@@ -2,49 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import Controller, Request, get, post
+from litestar import Controller, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.pagination import Page
 from app.principal import Principal
 from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
-from rest.csv_export import csv_stream, negotiate
 from rest.docs import IdPath, operation
-from rest.lists import ListQuery
+from rest.list_routes import list_route
 
 
 class OrderController(Controller):
     path = "/orders"
     tags = ["orders"]
 
-    @get(
+    list_orders = list_route(
+        orders.ORDERS,
         "/",
-        **operation(
-            "List orders",
-            service=orders.ORDERS,
-            errors=(400, 403),
-            text="The orders of the caller's organization. The filters combine (all must "
-            "match). For sync, poll with `updated_since`. With `Accept: text/csv`: every "
-            "matching order as a CSV attachment (no `limit`, `offset` or `after`).",
-            export=True,
-        ),
+        "list_orders",
+        "List orders",
+        text="The orders of the caller's organization. The filters combine (all must match). "
+        "For sync, poll with `updated_since`. With `Accept: text/csv`: every matching order as "
+        "a CSV attachment (no `limit`, `offset` or `after`).",
+        export="orders.csv",
     )
-    async def list_orders(
-        self,
-        request: Request[Any, Any, Any],
-        principal: NamedDependency[Principal],
-        listing: NamedDependency[ListQuery],
-    ) -> Page[Order]:
-        # The JSON page is the documented return type; a CSV export returns its own response.
-        if negotiate(request) == "csv":
-            chunks = await orders.ORDERS.export(principal, **listing.export_kwargs())
-            return csv_stream(Order, chunks, "orders.csv")  # type: ignore[return-value]
-        return await orders.ORDERS.page(principal, **listing.as_kwargs())
 
     @post(
         "/",

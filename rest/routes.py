@@ -8,6 +8,7 @@ from rest.events import EventController
 from rest.graphql import GRAPHQL_ROUTES
 from rest.holds import HoldController
 from rest.identity import get_whoami
+from rest.listen import listen_socket
 from rest.oauth import OAUTH_ROUTES
 from rest.orders import OrderController
 from rest.scanners import ScannerController, ScannerProfileController
@@ -30,4 +31,5 @@ ROUTES = [
     *GRAPHQL_ROUTES,
     static_files(),
     graphql_over_websocket,
+    listen_socket,
 ]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from litestar import Controller, get, patch, post
+from litestar import Controller, patch, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.pagination import Page
 from app.principal import Principal
 from app.schemas.scanners import (
     Scanner,
@@ -19,25 +18,14 @@ from app.schemas.scanners import (
 )
 from app.services import scanners
 from rest.docs import IdPath, operation
-from rest.lists import ListQuery
+from rest.list_routes import list_route
 
 
 class ScannerController(Controller):
     path = "/scanners"
     tags = ["scanners"]
 
-    @get(
-        "/",
-        **operation(
-            "List scanners",
-            service=scanners.SCANNERS,
-            errors=(400, 403),
-        ),
-    )
-    async def list_scanners(
-        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
-    ) -> Page[Scanner]:
-        return await scanners.SCANNERS.page(principal, **listing.as_kwargs())
+    list_scanners = list_route(scanners.SCANNERS, "/", "list_scanners", "List scanners")
 
     @post(
         "/",
@@ -75,18 +63,9 @@ class ScannerProfileController(Controller):
     path = "/scanner_profiles"
     tags = ["scanners"]
 
-    @get(
-        "/",
-        **operation(
-            "List scanner profiles",
-            service=scanners.PROFILES,
-            errors=(400, 403),
-        ),
+    list_scanner_profiles = list_route(
+        scanners.PROFILES, "/", "list_scanner_profiles", "List scanner profiles"
     )
-    async def list_scanner_profiles(
-        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
-    ) -> Page[ScannerProfile]:
-        return await scanners.PROFILES.page(principal, **listing.as_kwargs())
 
     @post(
         "/",

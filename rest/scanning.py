@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from litestar import get, post
+from litestar import post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.pagination import Page
 from app.principal import Principal
 from app.schemas.scanning import (
     BatchScan,
     BatchScanResults,
     CodeScan,
-    ScanLogEntry,
     ScanResult,
     TicketScan,
 )
 from app.services import scanning
 from rest.docs import IdPath, operation
-from rest.lists import ListQuery
+from rest.list_routes import list_route
 
 OUTCOMES = (
     "Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` "
@@ -107,26 +105,17 @@ async def scan_batch(
     return BatchScanResults(results=await scanning.scan_tickets(principal, data))
 
 
-@get(
+list_ticket_scans = list_route(
+    scanning.SCAN_LOG,
     "/tickets/{ticket_id:str}/scans",
+    "list_ticket_scans",
+    "List the scan attempts of a ticket",
+    within="ticket_id",
+    text="The scan log: every attempt that reached the ticket (all 200 answers of the scan "
+    "routes, a repeated nonce excepted), with scanner, status, reason, `nonce`, `scanned_at` "
+    "(the device's moment) and `received_at` (= `created_at`, the server's).",
     tags=["scanning"],
-    **operation(
-        "List the scan attempts of a ticket",
-        service=scanning.SCAN_LOG,
-        errors=(400, 403, 404),
-        text="The scan log: every attempt that reached the ticket (all 200 answers of the scan "
-        "routes, a repeated nonce excepted), with scanner, status, reason, `nonce`, `scanned_at` "
-        "(the device's moment) and `received_at` (= `created_at`, the server's).",
-    ),
 )
-async def list_ticket_scans(
-    principal: NamedDependency[Principal],
-    ticket_id: IdPath,
-    listing: NamedDependency[ListQuery],
-) -> Page[ScanLogEntry]:
-    return await scanning.SCAN_LOG.page(
-        principal, within=("ticket_id", parse_id(ticket_id, "ticket_id")), **listing.as_kwargs()
-    )
 
 
 SCANNING_ROUTES = [scan_ticket, scan_code, scan_batch, list_ticket_scans]

@@ -9,11 +9,9 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.pagination import Page
 from app.principal import Principal
 from app.schemas.webhook_events import WebhookTest, data_shape
 from app.schemas.webhooks import (
-    Delivery,
     DeliveryQueued,
     Webhook,
     WebhookCreate,
@@ -24,7 +22,7 @@ from app.schemas.webhooks import (
 )
 from app.services import webhooks
 from rest.docs import IdPath, operation
-from rest.lists import ListQuery
+from rest.list_routes import list_route
 
 
 class WebhookController(Controller):
@@ -50,19 +48,13 @@ class WebhookController(Controller):
         settings = request.app.state["settings"]
         return await webhooks.create_webhook(principal, data, settings)
 
-    @get(
+    list_webhooks = list_route(
+        webhooks.WEBHOOKS,
         "/",
-        **operation(
-            "List webhook subscriptions",
-            service=webhooks.WEBHOOKS,
-            errors=(400, 403),
-            text="Sort field: `created_at`.",
-        ),
+        "list_webhooks",
+        "List webhook subscriptions",
+        text="Sort field: `created_at`.",
     )
-    async def list_webhooks(
-        self, principal: NamedDependency[Principal], listing: NamedDependency[ListQuery]
-    ) -> Page[Webhook]:
-        return await webhooks.WEBHOOKS.page(principal, **listing.as_kwargs())
 
     @get(
         "/{webhook_id:str}",
@@ -165,23 +157,11 @@ class WebhookController(Controller):
     ) -> WebhookDeleted:
         return await webhooks.delete_webhook(principal, parse_id(webhook_id, "webhook_id"))
 
-    @get(
+    list_webhook_deliveries = list_route(
+        webhooks.DELIVERIES,
         "/{webhook_id:str}/deliveries",
-        **operation(
-            "List the deliveries of a webhook subscription",
-            service=webhooks.DELIVERIES,
-            errors=(400, 403, 404),
-            text="Each delivery with every attempt made. Sort field: `created_at`.",
-        ),
+        "list_webhook_deliveries",
+        "List the deliveries of a webhook subscription",
+        within="webhook_id",
+        text="Each delivery with every attempt made. Sort field: `created_at`.",
     )
-    async def list_webhook_deliveries(
-        self,
-        principal: NamedDependency[Principal],
-        webhook_id: IdPath,
-        listing: NamedDependency[ListQuery],
-    ) -> Page[Delivery]:
-        return await webhooks.DELIVERIES.page(
-            principal,
-            within=("webhook_id", parse_id(webhook_id, "webhook_id")),
-            **listing.as_kwargs(),
-        )

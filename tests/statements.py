@@ -19,12 +19,13 @@ NOT_THE_OPERATION = (
     api_keys.REVISION,
     'UPDATE "api_keys" SET "last_used_at"',
     "INSERT INTO request_log",
+    "DELETE FROM request_log",
 )
 """Statements a counted operation may meet that are not its own: asyncpg's introspection of a
 type, once per connection (and JIT switched off around it), and the server process's credential
 revision check and batched ``last_used_at`` write (``app/services/api_keys.py``), which run at
-most once a second in a task of their own, whatever the operation, and the request log's batches
-(``app/services/request_log.py``), written by a task of their own after earlier requests."""
+most once a second in a task of their own, whatever the operation, and the request log's batches and
+prunes (``app/services/request_log.py``), written by a task of their own after earlier requests."""
 
 
 class StatementCounter:

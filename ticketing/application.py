@@ -10,9 +10,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from litestar import Litestar
+from litestar import Litestar, Request, Response
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.exceptions import NotFoundException
 from piccolo.engine.base import Engine
 
 from app.runtime import stopping
@@ -23,7 +24,9 @@ from app.runtime.observability import sample_pool_usage
 from app.runtime.readiness import MigrationGate, ReadinessProbe
 from app.services.oauth.dev_provider import DevProvider
 from app.settings import Settings, get_settings
+from dashboard import PATH as DASHBOARD_PATH
 from dashboard import dashboard_router, static_router, template_config
+from dashboard.errors import no_such_page
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
 from rest.auth import bearer_authentication, current_principal, require_route_scope
 from rest.cors import cors_config
@@ -50,7 +53,7 @@ from rest.openapi import (
 from rest.openapi_names import name_components
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
 from rest.page_policy import protect_pages
-from rest.problems import EXCEPTION_HANDLERS
+from rest.problems import EXCEPTION_HANDLERS, handle_http_error
 from rest.routes import ROUTES
 from workers.in_process import in_process_delivery
 
@@ -64,6 +67,15 @@ def warn_about_settings(settings: Settings) -> None:
             "TICKETING_IDP_AUDIENCE is not set: sign-in tokens the identity provider issued to "
             "other applications are accepted too; set it to this API's client id at the IdP"
         )
+
+
+def not_found(request: Request[Any, Any, Any], error: NotFoundException) -> Response[Any]:
+    """No route: under ``/dashboard`` (an unknown page, a malformed id) the dashboard's HTML 404
+    page for the browser; anywhere else the API's problem+json."""
+    path = request.url.path
+    if path == DASHBOARD_PATH or path.startswith(f"{DASHBOARD_PATH}/"):
+        return no_such_page(request, error)
+    return handle_http_error(request, error)
 
 
 def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None = None) -> Litestar:
@@ -141,7 +153,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None =
         middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         guards=[require_route_scope],
-        exception_handlers=EXCEPTION_HANDLERS,
+        exception_handlers={**EXCEPTION_HANDLERS, NotFoundException: not_found},
         before_request=require_json_body,
         before_send=[add_request_id, correct_allow, protect_pages],
         request_max_body_size=MAX_BODY_BYTES,

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from asyncpg.exceptions import InsufficientPrivilegeError
 from app.errors import DomainError, Unavailable
 from app.ids import parse_id
 from app.principal import ROLES
+from app.schemas.webhook_events import SUBSCRIBABLE
 from app.settings import SettingsError, get_settings
 
 ROLE_METAVAR = "{" + ",".join(ROLES) + "}"
@@ -138,7 +139,18 @@ async def _nothing() -> None:
 def cmd_org_create(args: argparse.Namespace) -> None:
     from app.services.organizations import create_organization
 
-    _print_json(asyncio.run(_with_database(lambda: create_organization(args.name, args.currency))))
+    _print_json(
+        asyncio.run(
+            _with_database(lambda: create_organization(args.name, args.currency, args.timezone))
+        )
+    )
+
+
+def cmd_org_set_timezone(args: argparse.Namespace) -> None:
+    from app.services.organizations import set_timezone
+
+    asyncio.run(_with_database(lambda: set_timezone(args.org, args.timezone)))
+    _print_json({"id": str(args.org), "timezone": args.timezone})
 
 
 def cmd_user_create(args: argparse.Namespace) -> None:
@@ -267,6 +279,59 @@ def cmd_demo(args: argparse.Namespace) -> None:
         sys.exit(f"ticketing: {error}")
 
 
+def _api_key() -> str:
+    import os
+
+    from ticketing.devkit import DevkitError
+
+    key = os.environ.get("TICKETING_API_KEY", "").strip()
+    if not key:
+        raise DevkitError("set TICKETING_API_KEY to an API key (tk_test_... or tk_live_...)")
+    return key
+
+
+def _devkit(work: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    from ticketing.devkit import DevkitError
+
+    try:
+        return asyncio.run(work())
+    except DevkitError as error:
+        sys.exit(f"ticketing: {error}")
+
+
+def cmd_listen(args: argparse.Namespace) -> None:
+    from ticketing.devkit import listen
+
+    def say(line: str) -> None:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+    if args.print_secret:
+        say(_devkit_secret())
+        return
+    if not args.forward_to:
+        sys.exit("ticketing: listen needs --forward-to URL")
+    api_url = args.api_url or get_settings().public_url
+    _devkit(lambda: listen(api_url, _api_key(), args.forward_to, args.events, say=say))
+
+
+def _devkit_secret() -> str:
+    from ticketing.devkit import DevkitError, listen_secret
+
+    try:
+        return listen_secret(_api_key())
+    except DevkitError as error:
+        sys.exit(f"ticketing: {error}")
+
+
+def cmd_trigger(args: argparse.Namespace) -> None:
+    from ticketing.devkit import trigger
+
+    api_url = args.api_url or get_settings().public_url
+    _print_json(_devkit(lambda: trigger(api_url, _api_key(), args.event_type)))
+
+
+API_URL_HELP = "the service's base URL (default: TICKETING_PUBLIC_URL)"
 TEST_HELP = "of the organization's test twin (a tk_test_ key): sees and changes only test data"
 
 
@@ -312,7 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     org_create = org.add_parser("create", help="create an organization")
     org_create.add_argument("--name", required=True)
     org_create.add_argument("--currency", default="EUR")
+    org_create.add_argument(
+        "--timezone", default="UTC", help="IANA time zone the dashboard shows times in"
+    )
     org_create.set_defaults(handler=cmd_org_create)
+    org_zone = org.add_parser("set-timezone", help="the time zone the dashboard shows times in")
+    org_zone.add_argument("--org", required=True, action=UUIDArgument)
+    org_zone.add_argument("--timezone", required=True, help="IANA name, e.g. Europe/Amsterdam")
+    org_zone.set_defaults(handler=cmd_org_set_timezone)
 
     user = commands.add_parser("user", help="users").add_subparsers(dest="action", required=True)
     user_create = user.add_parser("create", help="add a member to an organization")
@@ -375,6 +447,26 @@ def build_parser() -> argparse.ArgumentParser:
         changing = oauth_client.add_parser(action, help=text)
         changing.add_argument("client_id", help="the client_id printed by create")
         changing.set_defaults(handler=handler)
+
+    listen = commands.add_parser(
+        "listen",
+        help="forward the organization's events to a local URL (key: TICKETING_API_KEY)",
+    )
+    listen.add_argument("--forward-to", default=None, help="the local URL to POST each event to")
+    listen.add_argument(
+        "--print-secret",
+        action="store_true",
+        help="print the signing secret of TICKETING_API_KEY and exit (the same on every start)",
+    )
+    listen.add_argument("--events", default="", help="comma-separated event types; default: all")
+    listen.add_argument("--api-url", default=None, help=API_URL_HELP)
+    listen.set_defaults(handler=cmd_listen)
+    trigger = commands.add_parser(
+        "trigger", help="cause a test event with fresh test data (a test key: TICKETING_API_KEY)"
+    )
+    trigger.add_argument("event_type", help=" or ".join(SUBSCRIBABLE))
+    trigger.add_argument("--api-url", default=None, help=API_URL_HELP)
+    trigger.set_defaults(handler=cmd_trigger)
 
     signing_key = commands.add_parser(
         "signing-key", help="the keys that sign OAuth access tokens"

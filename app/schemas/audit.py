@@ -30,3 +30,6 @@ class AuditEntry(msgspec.Struct):
     target_label: str
     details: dict[str, Any]
     created_at: datetime
+    names: dict[str, str] = msgspec.field(default_factory=dict)
+    """The names of the ids this entry holds (an OAuth actor's client id, the profile, events,
+    ticket types and timeslots in ``details``), as they are now; a deleted row's id has none."""

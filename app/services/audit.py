@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import getpass
 import os
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,17 +25,90 @@ from urllib.parse import urlsplit, urlunsplit
 from uuid import UUID
 
 import msgspec
+from piccolo.columns import Column
+from piccolo.table import Table
 
 from app.pagination import Page
 from app.principal import Principal, requires
 from app.resources import Resource
 from app.schemas.audit import ActorKind, AuditEntry
 from app.timeutil import utcnow
-from db.tables import ApiKey, User
+from db.lists import Row
+from db.tables import (
+    ApiKey,
+    Event,
+    OAuthClient,
+    ScannerProfile,
+    TicketType,
+    Timeslot,
+    User,
+)
 from db.tables import AuditEntry as AuditTable
 
-AUDIT_LOG = Resource(table=AuditTable, record=AuditEntry, kind="audit entry", scope=None)
-"""The organization's entries, newest first (``created_at:desc``, the lists' default)."""
+NAMED_DETAILS: dict[str, tuple[type[Table], Column]] = {
+    "profile_id": (ScannerProfile, ScannerProfile.name),
+    "event_ids": (Event, Event.title),
+    "ticket_type_ids": (TicketType, TicketType.name),
+    "timeslot_ids": (Timeslot, Timeslot.title),
+}
+"""The ``details`` that hold ids, and the column that names each."""
+
+
+def _ids(value: Any) -> list[str]:
+    return [str(item) for item in (value if isinstance(value, list) else [value]) if item]
+
+
+async def _with_names(rows: list[Row]) -> None:
+    """Each entry's ``names``: one statement per kind of id on the page, not one per entry."""
+    wanted: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        if isinstance(row["details"], str):
+            row["details"] = msgspec.json.decode(row["details"])
+        for key, value in row["details"].items():
+            if key in NAMED_DETAILS:
+                wanted[key].update(item for item in _ids(value) if _is_uuid(item))
+        if row["actor_via"] == "oauth" and row["actor_detail"]:
+            wanted["client_id"].add(row["actor_detail"])
+    organization_id = rows[0]["organization_id"]
+    names: dict[str, str] = {}
+    for key, ids in wanted.items():
+        if not ids:
+            continue
+        if key == "client_id":
+            found = await OAuthClient.select(
+                OAuthClient.client_id.as_alias("id"), OAuthClient.name.as_alias("name")
+            ).where(OAuthClient.client_id.is_in(sorted(ids)))
+        else:
+            table, column = NAMED_DETAILS[key]
+            primary = table._meta.primary_key
+            found = await table.select(primary.as_alias("id"), column.as_alias("name")).where(
+                primary.is_in([UUID(item) for item in ids]),
+                table._meta.get_column_by_name("organization_id") == organization_id,
+            )
+        names.update({str(row["id"]): row["name"] for row in found})
+    for row in rows:
+        held = [row["actor_detail"]] + [
+            item
+            for key, value in row["details"].items()
+            if key in NAMED_DETAILS
+            for item in _ids(value)
+        ]
+        row["names"] = {item: names[item] for item in held if item in names}
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        UUID(text)
+    except ValueError:
+        return False
+    return True
+
+
+AUDIT_LOG = Resource(
+    table=AuditTable, record=AuditEntry, kind="audit entry", scope=None, enrich=_with_names
+)
+"""The organization's entries, newest first (``created_at:desc``, the lists' default), with the
+names of the ids they hold."""
 
 LABEL_LENGTH = 300
 DETAIL_LENGTH = 200

@@ -17,7 +17,7 @@ import pytest
 from db.tables import Ticket
 from db.transactions import transaction
 from tests.migrations.test_migrations import BEFORE, _order, _seed, fresh
-from tests.statements import count_statements
+from tests.statements import StatementCounter, count_statements
 from tests.support import (
     Tenant,
     create_scanner,
@@ -167,10 +167,15 @@ async def test_a_page_under_an_event_is_one_statement_with_its_total_or_a_404(
     path = f"/events/{event_id}/tickets"
     for credential in (tenant, other):  # its key read once, then kept by the process
         ok(await client.get("/whoami", headers=credential.headers))
+
+    def reads(counter: StatementCounter) -> list[str]:
+        """The statements of the page (not the request log's, written beside it)."""
+        return [sql for sql in counter.statements if "request_log" not in sql]
+
     with count_statements() as counter:
         empty = ok(await client.get(path, headers=tenant.headers))
     assert empty["data"] == [] and empty["pagination"]["total"] == 0
-    assert counter.count == 1, counter.statements
+    assert len(reads(counter)) == 1, counter.statements
     for _ in range(3):
         await place_order(client, tenant, event_id, venue.timeslot["id"],
                           [venue.ticket_type["id"]] * 2)  # fmt: skip
@@ -184,10 +189,10 @@ async def test_a_page_under_an_event_is_one_statement_with_its_total_or_a_404(
         assert len(page["data"]) == min(limit, 6 - offset)
         assert page["pagination"]["total"] == 6
         assert page["pagination"]["has_more"] == (offset + limit < 6)
-        assert counter.count == 1, counter.statements
+        assert len(reads(counter)) == 1, counter.statements
     with count_statements() as counter:
         problem(await client.get(path, headers=other.headers), 404)
-    assert counter.count == 1, counter.statements
+    assert len(reads(counter)) == 1, counter.statements
 
 
 async def test_totals_of_another_organization_are_not_read(

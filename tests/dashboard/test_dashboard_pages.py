@@ -12,6 +12,8 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -22,7 +24,7 @@ from db.tables import OAuthClient
 from tests.dashboard.support import csrf_of, dashboard_server, shown_once, sign_in
 from tests.dates import YEAR
 from tests.sales.onsale import hold_body
-from tests.support import Tenant, create_scanner, ok, open_door, place_order
+from tests.support import Tenant, create_profile, create_scanner, ok, open_door, place_order
 from tests.webhooks.support import Receiver
 
 pytestmark = pytest.mark.slow
@@ -496,7 +498,7 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
         kind, data = await asyncio.wait_for(next_event(), WITHIN)
         scan = json.loads(data)
         assert kind == "scan"
-        assert (scan["status"], scan["outcome"], scan["scanner"]) == (
+        assert (scan["status"], scan["headline"], scan["scanner"]) == (
             "valid",
             "Admitted",
             "South door",
@@ -506,9 +508,125 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
 
         ok(await api.post("/scans", json={"scannable_code": code}))
         kind, data = await asyncio.wait_for(next_event(), WITHIN)
-        assert json.loads(data)["outcome"] == "Already scanned"
+        assert json.loads(data)["headline"] == "Already scanned"
 
     page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
     assert 'id="door-admitted">1<' in page and "Ada Buyer" in page
     assert 'id="door-inside">1<' in page
     assert (await browser.get(f"/dashboard/door/{uuid.uuid4()}/stream")).status_code == 404
+
+
+async def test_an_unknown_dashboard_address_is_an_html_page(
+    base_url: str, browser_for: Callable[[str], Awaitable[httpx.AsyncClient]], tenant: Tenant
+) -> None:
+    """Issue 24 item 14: an unknown path under /dashboard answered a browser with JSON."""
+    browser = await browser_for(tenant.email)
+    async with httpx.AsyncClient(base_url=base_url) as stranger:
+        for client in (browser, stranger):
+            for path in ("/dashboard/no-such-page", f"/dashboard/events/{uuid.uuid4()}x"):
+                answer = await client.get(path)
+                assert answer.status_code == 404, path
+                assert answer.headers["content-type"].startswith("text/html"), path
+                assert "There is no page at this address." in answer.text
+
+
+async def test_sold_says_that_it_counts_unpaid_orders(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+) -> None:
+    """Issue 24 item 14: "sold" counted unpaid orders without saying so."""
+    door = await open_door(api, tenant, tickets=2, confirm=False, title="Unpaid night")
+    browser = await browser_for(tenant.email)
+    event_id = door.venue.event["id"]
+    for path in (
+        "/dashboard",
+        f"/dashboard/events/{event_id}",
+        "/dashboard/door",
+        f"/dashboard/door/{event_id}",
+    ):
+        page = (await browser.get(path)).text
+        assert "incl. unpaid" in page and "not yet paid count too" in page, path
+
+
+async def test_the_audit_log_shows_names_where_it_has_ids(
+    base_url: str,
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+) -> None:
+    """Issue 24 item 14: the audit log showed raw UUIDs (an OAuth client's id, a profile's
+    events and ticket types) where it can show names."""
+    from app.services.oauth.clients import create_client
+
+    venue = (await open_door(api, tenant, tickets=1, title="Named night")).venue
+    profile = await create_profile(
+        api,
+        tenant,
+        name="VIP door",
+        event_ids=[venue.event["id"]],
+        ticket_type_ids=[venue.ticket_type["id"]],
+    )
+    ok(await api.post("/scanners", json={"name": "North", "profile_id": profile["id"]}), 201)
+    client = await create_client(tenant.org_id, tenant.email, "Box office", ["https://b.test/cb"])
+    async with httpx.AsyncClient(base_url=base_url) as http:
+        token = ok(
+            await http.post(
+                "/oauth2/token",
+                data={"grant_type": "client_credentials"},
+                auth=httpx.BasicAuth(client.client_id, client.client_secret or ""),
+            )
+        )["access_token"]
+        hook = {"url": "http://127.0.0.1:9/hook", "event_types": ["order.created"]}
+        headers = {"Authorization": f"Bearer {token}"}
+        ok(await http.post("/webhooks", json=hook, headers=headers), 201)
+    browser = await browser_for(tenant.email)
+    log = (await browser.get("/dashboard/audit-log")).text
+    assert "through an OAuth application Box office" in log
+    assert "Named night" in log and venue.ticket_type["name"] in log and "VIP door" in log
+    for raw in (client.client_id, venue.event["id"], venue.ticket_type["id"], profile["id"]):
+        assert raw not in log, raw
+
+
+async def test_the_door_view_keeps_refusals_and_scanner_names_on_reload(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+) -> None:
+    """Issue 24 item 14: a reload of the door view listed admissions only, without scanners."""
+    door = await open_door(api, tenant, tickets=1, confirm=False, title="Refusal night")
+    north = await create_scanner(api, tenant, name="North gate")
+    code = door.tickets[0]["scannable_code"]
+    refused = ok(await api.post("/scans", json={"scannable_code": code, "scanner_id": north["id"]}))
+    assert refused["status"] == "not_allowed"
+    browser = await browser_for(tenant.email)
+    page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
+    assert "Refused: order not paid" in page and "North gate" in page and "Ada Buyer" in page
+    assert "No scans yet." in page and 'id="door-empty" hidden' in page
+
+
+async def test_times_are_shown_in_the_organization_s_time_zone_with_utc_on_hover(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+) -> None:
+    """Issue 24 item 14: every time in the dashboard was UTC."""
+    from app.errors import InvalidInput
+    from app.services.organizations import set_timezone
+
+    door = await open_door(api, tenant, tickets=1, title="Local night")
+    starts = door.venue.event["starts_at"]
+    browser = await browser_for(tenant.email)
+    event_path = f"/dashboard/events/{door.venue.event['id']}"
+    assert "UTC</time>" in (await browser.get(event_path)).text  # the default
+
+    await set_timezone(tenant.org_id, "Europe/Amsterdam")
+    with pytest.raises(InvalidInput):
+        await set_timezone(tenant.org_id, "Mars/Olympus_Mons")
+    page = (await browser.get(event_path)).text
+    local = datetime.fromisoformat(starts).astimezone(ZoneInfo("Europe/Amsterdam"))
+    shown = f"{local:%Y-%m-%d %H:%M} {local:%Z}"
+    utc = f"{datetime.fromisoformat(starts).astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC"
+    assert f'title="{utc}">{shown}</time>' in page, page
+    log = (await browser.get("/dashboard/audit-log")).text
+    assert "Europe/Amsterdam" in log

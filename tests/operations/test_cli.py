@@ -50,7 +50,7 @@ async def test_operator_walkthrough(client: AsyncClient, migrated: None) -> None
     assert created["key"].startswith("tk_live_")
     headers = {"Authorization": f"Bearer {created['key']}"}
     me = ok(await client.get("/whoami", headers=headers))
-    assert me == {"uid": user["id"], "email": email.lower(), "organization": name}
+    assert me == {"uid": user["id"], "email": email.lower(), "organization": name, "livemode": True}
     ok(await client.get("/events", headers=headers))
     problem(await client.get(f"/events/{uuid.uuid4()}/tickets", headers=headers), 403)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -190,6 +192,57 @@ async def test_metrics_of_two_server_processes_add_up(database: None) -> None:
         for text in scrapes
     ]
     assert counted == [sent] * 6
+
+
+def server_processes(pid: int) -> set[int]:
+    """The processes serving requests under ``ticketing serve`` (not multiprocessing's helper)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return {
+        int(child)
+        for child in children
+        if "spawn_main" in Path(f"/proc/{child}/cmdline").read_text(errors="replace")
+    }
+
+
+def alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists()
+
+
+@pytest.mark.slow
+async def test_a_server_process_that_dies_is_replaced(database: None) -> None:
+    async with (
+        served("--workers", "2") as server,
+        httpx.AsyncClient(base_url=server.url, timeout=PATIENT) as client,
+    ):
+        first = server_processes(server.process.pid)
+        assert len(first) == 2, first
+        os.kill(min(first), signal.SIGKILL)
+        deadline = asyncio.get_running_loop().time() + 60
+        while len(server_processes(server.process.pid) - first) < 1:
+            assert server.process.returncode is None, server.log()[-2000:]
+            assert asyncio.get_running_loop().time() < deadline, server.log()[-2000:]
+            await asyncio.sleep(0.2)
+        assert server.process.returncode is None
+        assert ok(await client.get("/healthz")) == {"status": "ok"}
+    assert "Unexpected exit from worker" in server.log()
+
+
+@pytest.mark.slow
+async def test_a_killed_server_leaves_no_process_serving(database: None) -> None:
+    """``kill -9`` of ``ticketing serve`` ends its server processes too, as it would a server of
+    one process: nothing answers on the port any more."""
+    async with served("--workers", "2") as server:
+        processes = server_processes(server.process.pid)
+        assert len(processes) == 2, processes
+        server.process.kill()
+        await server.process.wait()
+        deadline = asyncio.get_running_loop().time() + 30
+        while any(alive(pid) for pid in processes):
+            assert asyncio.get_running_loop().time() < deadline, "a server process lives on"
+            await asyncio.sleep(0.1)
+        host, port = server.url.removeprefix("http://").split(":")
+        with pytest.raises(ConnectionRefusedError):
+            await asyncio.open_connection(host, int(port))
 
 
 @pytest.mark.slow

@@ -61,8 +61,7 @@ async def waiting_on_lock(ticket_id: str) -> None:
         for _ in range(200):
             waiting = await connection.fetchval(
                 "SELECT count(*) FROM pg_stat_activity "
-                "WHERE wait_event_type = 'Lock' AND (query LIKE '%UPDATE tickets SET status%' "
-                "OR query LIKE '%INSERT INTO scans%')"  # the scan log's foreign key waits too
+                "WHERE wait_event_type = 'Lock' AND datname = current_database()"
             )
             if waiting:
                 return

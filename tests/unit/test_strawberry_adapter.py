@@ -19,7 +19,6 @@ from graphql_api.core import (
     DirectResolver,
     PlainFieldsExecutor,
     core_schema,
-    execute_prepared,
     install_direct_resolvers,
     strawberry_validation_rules,
 )
@@ -392,41 +391,6 @@ async def test_a_direct_resolver_takes_scalar_arguments_by_their_python_names() 
             answers.append((result.data, [(e.message, e.path) for e in result.errors or []]))
         assert answers[0] == answers[1], query
     assert answers[1] == (None, [("count must not be negative", ["shelf"])])
-
-
-async def test_a_prepared_document_executes_as_strawberry_executes_it() -> None:
-    """``execute_prepared`` answers what ``Schema.execute`` answers, errors and variables
-    included; the application's schema takes it, a schema with another extension does not."""
-    from graphql import parse
-
-    from graphql_api.documents import PreparedDocuments
-    from graphql_api.schema import TicketingSchema
-    from graphql_api.schema import schema as application
-
-    shelf = strawberry.Schema(query=ShelfQuery, execution_context_class=PlainFieldsExecutor)
-    install_direct_resolvers(shelf)
-    context = {"words": ["apple", "avocado", "banana"]}
-    for query, variables in [
-        ('{ shelf(firstWord: "a") { name } }', {}),
-        ('query Q($n: Int) { shelf(firstWord: "a", count: $n) { name } }', {"n": 1}),
-        ('query Q($n: Int) { shelf(firstWord: "a", count: $n) { name } }', {"n": "many"}),
-        ('{ shelf(firstWord: "a", count: -1) { name } }', {}),
-    ]:
-        expected = await shelf.execute(query, variable_values=variables, context_value=context)
-        got = await execute_prepared(
-            shelf, parse(query), variables=variables, context=context, operation_name=None
-        )
-        assert (got.data, [(e.message, e.path) for e in got.errors or []]) == (
-            expected.data,
-            [(e.message, e.path) for e in expected.errors or []],
-        ), query
-    assert application.executes_directly
-
-    class Audit(SchemaExtension):
-        pass
-
-    audited = TicketingSchema(query=ShelfQuery, extensions=[PreparedDocuments, Audit])
-    assert not audited.executes_directly
 
 
 @strawberry.input

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from joserfc.jwk import KeySetSerialization
 
 from app.principal import SCOPES
 from app.schemas.oauth import AuthorizationServerMetadata
@@ -33,5 +33,5 @@ def metadata(settings: Settings) -> AuthorizationServerMetadata:
     )
 
 
-async def jwks(settings: Settings) -> dict[str, Any]:
+async def jwks(settings: Settings) -> KeySetSerialization:
     return await signing_keys.jwks(settings)

@@ -15,7 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from joserfc.jwk import ECKey, Key, KeySet
+from joserfc.jwk import ECKey, Key, KeySet, KeySetSerialization
 
 from app import timeutil
 from app.errors import Conflict
@@ -106,11 +106,10 @@ async def verification_key(kid: str, settings: Settings) -> Key | None:
     return _cache.keys.get(kid)
 
 
-async def jwks(settings: Settings) -> dict[str, Any]:
+async def jwks(settings: Settings) -> KeySetSerialization:
     """The public JWKS (``/oauth2/jwks.json``): the signer and every key still accepted."""
     cache = await _fresh(settings)
-    # joserfc types the JWKS as its KeySetSerialization TypedDict, which is no dict[str, Any].
-    return KeySet(list(cache.keys.values())).as_dict(private=False)  # type: ignore[return-value]
+    return KeySet(list(cache.keys.values())).as_dict(private=False)
 
 
 async def rotate(settings: Settings) -> str:

@@ -1,0 +1,202 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.availability import Availability
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    event_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/events/{event_id}/availability".format(
+            event_id=quote(str(event_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Availability | Problem | None:
+    if response.status_code == 200:
+        response_200 = Availability.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Availability | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    event_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Availability | Problem]:
+    """What each timeslot has left
+
+     Per timeslot, by start: its capacity, the tickets sold (not cancelled, of orders not cancelled), the
+    places held by active holds that have not expired, and what is available. Exact when read.
+
+    Scope: `events.read`.
+
+    Args:
+        event_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Availability | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    event_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Availability | Problem | None:
+    """What each timeslot has left
+
+     Per timeslot, by start: its capacity, the tickets sold (not cancelled, of orders not cancelled), the
+    places held by active holds that have not expired, and what is available. Exact when read.
+
+    Scope: `events.read`.
+
+    Args:
+        event_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Availability | Problem
+    """
+
+    return sync_detailed(
+        event_id=event_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    event_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[Availability | Problem]:
+    """What each timeslot has left
+
+     Per timeslot, by start: its capacity, the tickets sold (not cancelled, of orders not cancelled), the
+    places held by active holds that have not expired, and what is available. Exact when read.
+
+    Scope: `events.read`.
+
+    Args:
+        event_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Availability | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        event_id=event_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    event_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Availability | Problem | None:
+    """What each timeslot has left
+
+     Per timeslot, by start: its capacity, the tickets sold (not cancelled, of orders not cancelled), the
+    places held by active holds that have not expired, and what is available. Exact when read.
+
+    Scope: `events.read`.
+
+    Args:
+        event_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Availability | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            event_id=event_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,236 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.scanner_profile import ScannerProfile
+from ...models.scanner_profile_create import ScannerProfileCreate
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: ScannerProfileCreate,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/scanner_profiles",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | ScannerProfile | None:
+    if response.status_code == 201:
+        response_201 = ScannerProfile.from_dict(response.json())
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | ScannerProfile]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ScannerProfileCreate,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Problem | ScannerProfile]:
+    """Create a scanner profile
+
+     Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute offsets are relative to
+    the ticket's timeslot, `valid_from` / `valid_until` are absolute; null means no bound.
+
+    Scope: `scanners.write`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScannerProfileCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | ScannerProfile]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ScannerProfileCreate,
+    idempotency_key: str | Unset = UNSET,
+) -> Problem | ScannerProfile | None:
+    """Create a scanner profile
+
+     Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute offsets are relative to
+    the ticket's timeslot, `valid_from` / `valid_until` are absolute; null means no bound.
+
+    Scope: `scanners.write`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScannerProfileCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | ScannerProfile
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ScannerProfileCreate,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Problem | ScannerProfile]:
+    """Create a scanner profile
+
+     Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute offsets are relative to
+    the ticket's timeslot, `valid_from` / `valid_until` are absolute; null means no bound.
+
+    Scope: `scanners.write`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScannerProfileCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | ScannerProfile]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ScannerProfileCreate,
+    idempotency_key: str | Unset = UNSET,
+) -> Problem | ScannerProfile | None:
+    """Create a scanner profile
+
+     Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute offsets are relative to
+    the ticket's timeslot, `valid_from` / `valid_until` are absolute; null means no bound.
+
+    Scope: `scanners.write`.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (ScannerProfileCreate):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | ScannerProfile
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

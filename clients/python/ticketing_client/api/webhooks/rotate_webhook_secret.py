@@ -1,0 +1,230 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.webhook_secret_rotated import WebhookSecretRotated
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    webhook_id: UUID,
+    *,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/webhooks/{webhook_id}/rotate-secret".format(
+            webhook_id=quote(str(webhook_id), safe=""),
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | WebhookSecretRotated | None:
+    if response.status_code == 200:
+        response_200 = WebhookSecretRotated.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | WebhookSecretRotated]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Problem | WebhookSecretRotated]:
+    """Rotate the signing secret of a webhook subscription
+
+     The new `secret` is shown only here. Until `previous_secret_expires_at` (24 hours) every delivery
+    carries two signatures, the new secret's first.
+
+    Scope: `webhooks.write`.
+
+    Args:
+        webhook_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | WebhookSecretRotated]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str | Unset = UNSET,
+) -> Problem | WebhookSecretRotated | None:
+    """Rotate the signing secret of a webhook subscription
+
+     The new `secret` is shown only here. Until `previous_secret_expires_at` (24 hours) every delivery
+    carries two signatures, the new secret's first.
+
+    Scope: `webhooks.write`.
+
+    Args:
+        webhook_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | WebhookSecretRotated
+    """
+
+    return sync_detailed(
+        webhook_id=webhook_id,
+        client=client,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[Problem | WebhookSecretRotated]:
+    """Rotate the signing secret of a webhook subscription
+
+     The new `secret` is shown only here. Until `previous_secret_expires_at` (24 hours) every delivery
+    carries two signatures, the new secret's first.
+
+    Scope: `webhooks.write`.
+
+    Args:
+        webhook_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | WebhookSecretRotated]
+    """
+
+    kwargs = _get_kwargs(
+        webhook_id=webhook_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    webhook_id: UUID,
+    *,
+    client: AuthenticatedClient | Client,
+    idempotency_key: str | Unset = UNSET,
+) -> Problem | WebhookSecretRotated | None:
+    """Rotate the signing secret of a webhook subscription
+
+     The new `secret` is shown only here. Until `previous_secret_expires_at` (24 hours) every delivery
+    carries two signatures, the new secret's first.
+
+    Scope: `webhooks.write`.
+
+    Args:
+        webhook_id (UUID):
+        idempotency_key (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | WebhookSecretRotated
+    """
+
+    return (
+        await asyncio_detailed(
+            webhook_id=webhook_id,
+            client=client,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

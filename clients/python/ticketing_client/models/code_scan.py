@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+from uuid import UUID
+
+from attrs import define as _attrs_define
+
+from ..models.direction import Direction
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="CodeScan")
+
+
+@_attrs_define
+class CodeScan:
+    """
+    Attributes:
+        scannable_code (str):
+        scanner_id (None | Unset | UUID):
+        nonce (None | str | Unset): The device's id of this attempt, unique per organization: a repeated nonce answers
+            the first result again and records nothing new.
+        scanned_at (datetime.datetime | None | Unset): When the device scanned (RFC 3339 with an offset); default now,
+            at most 5 minutes in the future. Windows and validity are decided at this moment.
+        direction (Direction | Unset):
+    """
+
+    scannable_code: str
+    scanner_id: None | Unset | UUID = UNSET
+    nonce: None | str | Unset = UNSET
+    scanned_at: datetime.datetime | None | Unset = UNSET
+    direction: Direction | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        scannable_code = self.scannable_code
+
+        scanner_id: None | str | Unset
+        if isinstance(self.scanner_id, Unset):
+            scanner_id = UNSET
+        elif isinstance(self.scanner_id, UUID):
+            scanner_id = str(self.scanner_id)
+        else:
+            scanner_id = self.scanner_id
+
+        nonce: None | str | Unset
+        if isinstance(self.nonce, Unset):
+            nonce = UNSET
+        else:
+            nonce = self.nonce
+
+        scanned_at: None | str | Unset
+        if isinstance(self.scanned_at, Unset):
+            scanned_at = UNSET
+        elif isinstance(self.scanned_at, datetime.datetime):
+            scanned_at = self.scanned_at.isoformat()
+        else:
+            scanned_at = self.scanned_at
+
+        direction: str | Unset = UNSET
+        if not isinstance(self.direction, Unset):
+            direction = self.direction.value
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "scannable_code": scannable_code,
+            }
+        )
+        if scanner_id is not UNSET:
+            field_dict["scanner_id"] = scanner_id
+        if nonce is not UNSET:
+            field_dict["nonce"] = nonce
+        if scanned_at is not UNSET:
+            field_dict["scanned_at"] = scanned_at
+        if direction is not UNSET:
+            field_dict["direction"] = direction
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        scannable_code = d.pop("scannable_code")
+
+        def _parse_scanner_id(data: object) -> None | Unset | UUID:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                scanner_id_type_0 = UUID(data)
+
+                return scanner_id_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | UUID, data)
+
+        scanner_id = _parse_scanner_id(d.pop("scanner_id", UNSET))
+
+        def _parse_nonce(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        nonce = _parse_nonce(d.pop("nonce", UNSET))
+
+        def _parse_scanned_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                scanned_at_type_0 = datetime.datetime.fromisoformat(data)
+
+                return scanned_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        scanned_at = _parse_scanned_at(d.pop("scanned_at", UNSET))
+
+        _direction = d.pop("direction", UNSET)
+        direction: Direction | Unset
+        if isinstance(_direction, Unset):
+            direction = UNSET
+        else:
+            direction = Direction(_direction)
+
+        code_scan = cls(
+            scannable_code=scannable_code,
+            scanner_id=scanner_id,
+            nonce=nonce,
+            scanned_at=scanned_at,
+            direction=direction,
+        )
+
+        return code_scan

@@ -1,0 +1,103 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="TicketType")
+
+
+@_attrs_define
+class TicketType:
+    """
+    Attributes:
+        id (UUID):
+        event_id (UUID):
+        name (str):
+        price (float):
+        swappable (bool):
+        created_at (datetime.datetime):
+    """
+
+    id: UUID
+    event_id: UUID
+    name: str
+    price: float
+    swappable: bool
+    created_at: datetime.datetime
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        event_id = str(self.event_id)
+
+        name = self.name
+
+        price = self.price
+
+        swappable = self.swappable
+
+        created_at = self.created_at.isoformat()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "event_id": event_id,
+                "name": name,
+                "price": price,
+                "swappable": swappable,
+                "created_at": created_at,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        event_id = UUID(d.pop("event_id"))
+
+        name = d.pop("name")
+
+        price = d.pop("price")
+
+        swappable = d.pop("swappable")
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        ticket_type = cls(
+            id=id,
+            event_id=event_id,
+            name=name,
+            price=price,
+            swappable=swappable,
+            created_at=created_at,
+        )
+
+        ticket_type.additional_properties = d
+        return ticket_type
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,95 @@
+"""The REST route of a list, made from its resource's declaration (``app.resources.Resource``).
+
+One call declares a list route: its path, summary and public operation name, and, for a list
+under a parent, the path parameter naming that parent (a 404 when it is not the caller's). The
+handler's signature, which Litestar reads for the OpenAPI document and for the parameters it
+hands over, is written here once for every list: the credential's principal, the parent's id,
+the ``listing`` dependency (``rest.lists``) and, for a list that exports, the request whose
+``Accept`` picks JSON or CSV. The return type is the page of the resource's record.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from litestar import Request, get
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+
+from app.ids import parse_id
+from app.pagination import Page
+from app.principal import Principal
+from app.resources import Resource
+from rest.csv_export import csv_stream, negotiate
+from rest.docs import IdPath, operation
+from rest.lists import ListQuery
+
+_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+def list_route(
+    resource: Resource[Any],
+    path: str,
+    name: str,
+    summary: str,
+    *,
+    within: str | None = None,
+    text: str = "",
+    export: str | None = None,
+    **options: Any,
+) -> HTTPRouteHandler:
+    """The ``GET`` route listing ``resource`` at ``path``, its handler named ``name`` (the
+    operationId's source, ``rest.openapi_names``).
+
+    ``within``: the parent column, also the path parameter holding the parent's id.
+    ``export``: the file name of the list's CSV export (``{id}`` is the parent's id); without
+    it the list answers JSON only. ``options`` go to Litestar's ``get`` (e.g. ``tags``).
+
+    The handler is named as if written where this is called: in a ``Controller``'s body it is
+    a method (Litestar binds it to the controller, and orders a controller's routes by their
+    handlers' qualified names, which the OpenAPI document's order follows)."""
+    frame = inspect.currentframe()
+    caller = frame.f_back if frame is not None else None
+    assert caller is not None, "list_route reads where it is called from (CPython's frames)"
+    owner = caller.f_locals.get("__qualname__") if caller.f_locals is not caller.f_globals else None
+
+    async def handler(*_: Any, **given: Any) -> Any:
+        principal: Principal = given["principal"]
+        listing: ListQuery = given["listing"]
+        parent: dict[str, Any] = {}
+        if within is not None:
+            parent["within"] = (within, parse_id(given[within], within))
+        if export is not None and negotiate(given["request"]) == "csv":
+            chunks = await resource.export(principal, **parent, **listing.export_kwargs())
+            parent_id = parent["within"][1] if parent else None
+            return csv_stream(resource.record, chunks, export.format(id=parent_id))
+        return await resource.page(principal, **parent, **listing.as_kwargs())
+
+    annotations: dict[str, Any] = {}
+    if export is not None:
+        annotations["request"] = Request
+    annotations["principal"] = NamedDependency[Principal]
+    if within is not None:
+        annotations[within] = IdPath
+    annotations["listing"] = NamedDependency[ListQuery]
+    page: Any = Page  # Page[the record], a type made at run time
+    returned = page[resource.record]
+    parameters = [inspect.Parameter(key, _KEYWORD, annotation=a) for key, a in annotations.items()]
+    if owner is not None:
+        parameters.insert(0, inspect.Parameter("self", _KEYWORD))
+    # Litestar reads the handler's parameters from __signature__ (PEP 362); mypy knows none on
+    # functions.
+    handler.__signature__ = inspect.Signature(parameters, return_annotation=returned)  # type: ignore[attr-defined]
+    handler.__annotations__ = {**annotations, "return": returned}
+    handler.__name__ = name
+    handler.__qualname__ = f"{owner}.{name}" if owner is not None else name
+    handler.__module__ = caller.f_globals["__name__"]
+    documented = operation(
+        summary,
+        service=resource,
+        errors=(400, 403, 404) if within is not None else (400, 403),
+        text=text,
+        export=export is not None,
+    )
+    return get(path, **documented, **options)(handler)
