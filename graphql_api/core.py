@@ -21,21 +21,17 @@ from __future__ import annotations
 from asyncio import Future, wait
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, TypeGuard, cast
-from uuid import UUID
 
 import strawberry
 from graphql import (
     ASTValidationRule,
-    GraphQLBoolean,
     GraphQLField,
-    GraphQLID,
     GraphQLLeafType,
     GraphQLList,
     GraphQLObjectType,
     GraphQLResolveInfo,
     GraphQLScalarType,
     GraphQLSchema,
-    GraphQLString,
     Undefined,
     get_argument_values,
     get_nullable_type,
@@ -169,25 +165,12 @@ def install_direct_resolvers(schema: strawberry.Schema) -> None:
 
 
 class _Attribute(NamedTuple):
-    """A plain attribute field of a leaf type: read ``name``, coerce with ``coerce``; a value of
-    exactly the class ``same`` is its own coercion, one of exactly the class ``text`` coerces to
-    its ``str`` (what graphql-core's ``String``, ``Boolean`` and ``ID`` do with them)."""
+    """A plain attribute field of a leaf type: read ``name``, coerce with ``coerce`` (the type's
+    own ``coerce_output_value``)."""
 
     name: str
     coerce: Any
     non_null: bool
-    same: type | None = None
-    text: type | None = None
-
-
-_PASSED_THROUGH: dict[GraphQLLeafType, tuple[type, type | None]] = {
-    GraphQLString: (str, None),
-    GraphQLBoolean: (bool, None),
-    GraphQLID: (str, UUID),
-}
-"""graphql-core's scalars whose ``serialize`` returns a value of one class unchanged (a ``str``
-as a ``String`` or an ``ID``, a ``bool`` as a ``Boolean``), and an ``ID`` of a UUID as its
-``str``: the executor does so without the call."""
 
 
 class _Relation(NamedTuple):
@@ -242,8 +225,7 @@ def _field_shortcuts(
     if not is_leaf_type(leaf):
         return None, None
     assert isinstance(leaf, GraphQLLeafType)
-    same, text = _PASSED_THROUGH.get(leaf) or (None, None)
-    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null, same, text), None
+    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
 
 
 _FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], tuple[_Attribute | None, _Relation | None]]
@@ -336,12 +318,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 if attribute is not None:
                     try:
                         value = getattr(source_value, attribute.name)
-                        if value.__class__ is attribute.same:
-                            results[name] = value
-                            continue
-                        if value.__class__ is attribute.text:
-                            results[name] = str(value)
-                            continue
                         if value is None:
                             if not attribute.non_null:
                                 results[name] = None
