@@ -19,8 +19,8 @@ Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 from __future__ import annotations
 
 from asyncio import Future, wait
-from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, TypeGuard, cast
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import strawberry
 from graphql import (
@@ -40,7 +40,6 @@ from graphql import (
 )
 from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import AwaitableOrValue, Path, gather_with_cancel
-from strawberry.execution.is_awaitable import optimized_is_awaitable
 from strawberry.resolvers import is_default_resolver
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 from strawberry.schema.schema_converter import GraphQLCoreConverter
@@ -55,11 +54,6 @@ def core_schema(schema: strawberry.Schema) -> GraphQLSchema:
             "update graphql_api/core.py for this Strawberry version"
         )
     return core
-
-
-_IS_AWAITABLE = cast(Callable[[Any], TypeGuard[Awaitable[Any]]], optimized_is_awaitable)
-"""Strawberry's awaitable check, which its own execution passes graphql-core: a type guard that
-Strawberry declares as returning bool."""
 
 
 def strawberry_validation_rules() -> tuple[type[ASTValidationRule], ...]:
