@@ -30,7 +30,7 @@ from dashboard import (
     webhooks,
 )
 from dashboard.errors import EXCEPTION_HANDLERS
-from dashboard.layout import when
+from dashboard.layout import when, when_text
 from dashboard.security import check_request
 from rest.http import FORM_BODY_OPT
 
@@ -74,6 +74,7 @@ def template_config() -> TemplateConfig[JinjaTemplateEngine]:
         lstrip_blocks=True,
     )
     environment.filters["when"] = when
+    environment.filters["when_text"] = when_text
     return TemplateConfig(instance=JinjaTemplateEngine.from_environment(environment))
 
 

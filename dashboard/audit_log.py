@@ -39,6 +39,7 @@ ACTIONS = {
     "order.cancel": "cancelled the order of",
     "member.add": "added member",
     "member.role": "changed the role of",
+    "organization.timezone": "set the time zone of",
 }
 VIA = {
     "dashboard": "in the dashboard",

@@ -1,6 +1,7 @@
 """The live door view: an event's admitted against sold, and its scans as they happen.
 
-Without JavaScript the page is a list of the latest admissions with a refresh button. With it,
+The page lists the event's latest scans from the scan log (refusals too, with their scanner), so a
+reload keeps them; without JavaScript that list and a refresh button are the page. With it,
 ``door.js`` follows ``/dashboard/door/{event}/stream``: server-sent events from the scans feed
 of ``app.runtime.live`` (published after each scan commits, on every replica), each with the
 ticket's owner and the event's new counts. A stream ends when the server starts to stop
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -32,8 +34,8 @@ from app.services.dashboard_sessions import load_session
 from app.services.scanners import SCANNERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
-from dashboard.layout import page
-from dashboard.security import cookie_token, principal_of
+from dashboard.layout import local_time, page
+from dashboard.security import cookie_token, principal_of, session_of
 
 PATH = "/dashboard/door"
 RECENT = 25
@@ -61,21 +63,53 @@ REASONS = {
 }
 
 
-class ScanLine(msgspec.Struct):
-    """One scan as the door view shows it."""
+class ScanRow(msgspec.Struct):
+    """One scan attempt as the door view lists it, on the page and as it streams in."""
 
     status: str
-    outcome: str
-    reason: str
+    headline: str
+    """The outcome, with the reason of a refusal: "Refused: too early"."""
     at: str
+    """When the device scanned, in the organization's time zone."""
+    at_utc: str
+    """The same in UTC (shown on hover)."""
     owner: str
     ticket_type: str
     scanner: str
+
+
+class ScanLine(ScanRow):
+    """A scan as it streams in: the row and the event's new counts."""
+
     admitted: int
     sold: int
     capacity: int
     inside: int
     """Tickets inside now (CONTRACT.md section 17)."""
+
+
+def _row(
+    status: str,
+    reason: str | None,
+    scanned_at: datetime,
+    timezone: str,
+    owner: str,
+    ticket_type: str,
+    scanner: str,
+) -> dict[str, Any]:
+    """The fields of a :class:`ScanRow`."""
+    outcome = OUTCOMES.get(status, status)
+    why = REASONS.get(reason or "", reason or "")
+    at, at_utc = local_time(scanned_at, timezone, "%H:%M:%S")
+    return {
+        "status": status,
+        "headline": f"{outcome}: {why}" if status == "not_allowed" and why else outcome,
+        "at": at,
+        "at_utc": at_utc,
+        "owner": owner,
+        "ticket_type": ticket_type,
+        "scanner": scanner,
+    }
 
 
 @get(PATH)
@@ -89,15 +123,23 @@ async def door_page(
     request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
 ) -> Template:
     principal = principal_of(request)
+    timezone = session_of(request).timezone
     event = await overview.event_overview(principal, event_id)
-    admitted = await TICKETS.page(
-        principal,
-        within=("event_id", event_id),
-        status="scanned",
-        sort="scanned_at:desc",
-        limit=RECENT,
-    )
-    types = await _type_names(principal, event_id)
+    latest = await overview.latest_scans(principal, event_id, limit=RECENT)
+    scans = [
+        ScanRow(
+            **_row(
+                scan.status,
+                scan.reason,
+                scan.scanned_at,
+                timezone,
+                scan.owner_name,
+                scan.ticket_type,
+                scan.scanner,
+            )
+        )
+        for scan in latest
+    ]
     present = await attendance.event_attendance(principal, event_id)
     return page(
         request,
@@ -105,8 +147,7 @@ async def door_page(
         f"Door: {event.title}",
         event=event,
         inside=present.inside,
-        admitted=admitted.data,
-        type_names=types,
+        scans=scans,
     )
 
 
@@ -124,6 +165,7 @@ async def door_stream(
     session ends (a last ``signed-out`` event). A viewer that cannot keep up is dropped (the
     browser reconnects)."""
     principal = principal_of(request)
+    timezone = session_of(request).timezone
     token = cookie_token(request)
     assert token is not None  # a route that is not public has a session
 
@@ -160,7 +202,7 @@ async def door_stream(
                             continue
                         except (SubscriberTooSlow, StopAsyncIteration):
                             break
-                        line = await _line(principal, notice, types, scanners)
+                        line = await _line(principal, notice, timezone, types, scanners)
                         yield ServerSentEventMessage(
                             event="scan", data=msgspec.json.encode(line).decode()
                         )
@@ -177,6 +219,7 @@ async def door_stream(
 async def _line(
     principal: Principal,
     notice: ScanNotice,
+    timezone: str,
     types: dict[UUID, str],
     scanners: dict[UUID, str],
 ) -> ScanLine:
@@ -185,13 +228,15 @@ async def _line(
     counts = await overview.event_overview(principal, notice.event_id)
     present = await attendance.event_attendance(principal, notice.event_id)
     return ScanLine(
-        status=notice.status,
-        outcome=OUTCOMES.get(notice.status, notice.status),
-        reason=REASONS.get(notice.reason or "", notice.reason or ""),
-        at=notice.scanned_at.strftime("%H:%M:%S UTC"),
-        owner=ticket.owner_name if ticket else "",
-        ticket_type=types.get(ticket.ticket_type_id, "") if ticket else "",
-        scanner=scanners.get(notice.scanner_id, "Scanner"),
+        **_row(
+            notice.status,
+            notice.reason,
+            notice.scanned_at,
+            timezone,
+            ticket.owner_name if ticket else "",
+            types.get(ticket.ticket_type_id, "") if ticket else "",
+            scanners.get(notice.scanner_id, "Scanner"),
+        ),
         admitted=counts.admitted,
         sold=counts.sold,
         capacity=counts.capacity,

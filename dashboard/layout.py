@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from litestar import Request
 from litestar.response import Template
 from litestar.routes import HTTPRoute
+from markupsafe import Markup
 
 from app.services.dashboard_sessions import SessionView, csrf_token
 from dashboard.security import SESSION_STATE, cookie_token
@@ -64,6 +68,8 @@ class Layout:
     csrf: str
     navigation: list[NavItem]
     test_mode: bool = False
+    timezone: str = "UTC"
+    """The organization's time zone: every time on the page is shown in it, UTC on hover."""
     stylesheet: str = STYLESHEET
 
 
@@ -109,6 +115,7 @@ def layout_of(request: Request[Any, Any, Any]) -> Layout:
         csrf=csrf_token(token),
         navigation=navigation,
         test_mode=session.test_mode,
+        timezone=session.timezone,
     )
 
 
@@ -128,8 +135,35 @@ def page(
     )
 
 
-def when(value: datetime | None) -> str:
-    """A timestamp as people read it in the dashboard (UTC, to the minute)."""
+MINUTE = "%Y-%m-%d %H:%M"
+UTC_TITLE = "%Y-%m-%d %H:%M:%S UTC"
+
+
+def local_time(value: datetime, timezone: str, form: str = MINUTE) -> tuple[str, str]:
+    """``value`` as people at the organization read it (``form`` in its time zone, with the
+    zone's abbreviation) and in UTC, for the hover."""
+    local = value.astimezone(ZoneInfo(timezone))
+    return f"{local.strftime(form)} {local.strftime('%Z')}", value.astimezone(UTC).strftime(
+        UTC_TITLE
+    )
+
+
+def _timezone(context: Context) -> str:
+    layout = context.get("layout")
+    return layout.timezone if isinstance(layout, Layout) else "UTC"
+
+
+@pass_context
+def when_text(context: Context, value: datetime, form: str = MINUTE) -> str:
+    """The ``when_text`` filter: the local time as plain text (for an attribute)."""
+    return local_time(value, _timezone(context), form)[0]
+
+
+@pass_context
+def when(context: Context, value: datetime | None, form: str = MINUTE) -> Markup:
+    """The ``when`` filter: a timestamp in the organization's time zone (``layout.timezone``),
+    to the minute unless ``form`` says otherwise, in a ``<time>`` whose title is the UTC time."""
     if value is None:
-        return ""
-    return value.strftime("%Y-%m-%d %H:%M UTC")
+        return Markup("")
+    shown, utc = local_time(value, _timezone(context), form)
+    return Markup('<time datetime="{}" title="{}">{}</time>').format(value.isoformat(), utc, shown)

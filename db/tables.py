@@ -40,6 +40,8 @@ class Organization(Table, tablename="organizations"):
     currency = Varchar(length=3, default="EUR")
     created_at = Timestamptz()
     live_organization_id = UUID(null=True, default=None)
+    timezone = Varchar(length=64, default="UTC")
+    """An IANA time zone name: the dashboard shows times in it (the API answers in UTC)."""
 
 
 class User(Table, tablename="users"):

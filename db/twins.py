@@ -9,8 +9,8 @@ from app.timeutil import utcnow
 from db.tables import Organization
 
 MAKE_TWIN = """
-    INSERT INTO organizations (id, name, currency, created_at, live_organization_id)
-    SELECT {}, name, currency, {}, id FROM organizations
+    INSERT INTO organizations (id, name, currency, timezone, created_at, live_organization_id)
+    SELECT {}, name, currency, timezone, {}, id FROM organizations
     WHERE id = {} AND live_organization_id IS NULL
     ON CONFLICT (live_organization_id) DO NOTHING"""
 """The twin of a live organization, unless it has one (two at once: one wins, nothing fails)."""

@@ -122,6 +122,7 @@ def root_list(
         return await resource.page(principal_of(info), **arguments)
 
     parent = [inspect.Parameter(within, _KEYWORD, annotation=strawberry.ID)] if within else []
+    # Strawberry reads the arguments from __signature__ (PEP 362); mypy knows none on functions.
     resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
             inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
@@ -151,6 +152,7 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
         args = list_args(**arguments)
         return context.loaders.pages(resource, parent).load((self.id, args))
 
+    # Strawberry reads the arguments from __signature__ (PEP 362); mypy knows none on functions.
     resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [
             inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),

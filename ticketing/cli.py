@@ -139,7 +139,18 @@ async def _nothing() -> None:
 def cmd_org_create(args: argparse.Namespace) -> None:
     from app.services.organizations import create_organization
 
-    _print_json(asyncio.run(_with_database(lambda: create_organization(args.name, args.currency))))
+    _print_json(
+        asyncio.run(
+            _with_database(lambda: create_organization(args.name, args.currency, args.timezone))
+        )
+    )
+
+
+def cmd_org_set_timezone(args: argparse.Namespace) -> None:
+    from app.services.organizations import set_timezone
+
+    asyncio.run(_with_database(lambda: set_timezone(args.org, args.timezone)))
+    _print_json({"id": str(args.org), "timezone": args.timezone})
 
 
 def cmd_user_create(args: argparse.Namespace) -> None:
@@ -295,8 +306,22 @@ def cmd_listen(args: argparse.Namespace) -> None:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
 
+    if args.print_secret:
+        say(_devkit_secret())
+        return
+    if not args.forward_to:
+        sys.exit("ticketing: listen needs --forward-to URL")
     api_url = args.api_url or get_settings().public_url
     _devkit(lambda: listen(api_url, _api_key(), args.forward_to, args.events, say=say))
+
+
+def _devkit_secret() -> str:
+    from ticketing.devkit import DevkitError, listen_secret
+
+    try:
+        return listen_secret(_api_key())
+    except DevkitError as error:
+        sys.exit(f"ticketing: {error}")
 
 
 def cmd_trigger(args: argparse.Namespace) -> None:
@@ -352,7 +377,14 @@ def build_parser() -> argparse.ArgumentParser:
     org_create = org.add_parser("create", help="create an organization")
     org_create.add_argument("--name", required=True)
     org_create.add_argument("--currency", default="EUR")
+    org_create.add_argument(
+        "--timezone", default="UTC", help="IANA time zone the dashboard shows times in"
+    )
     org_create.set_defaults(handler=cmd_org_create)
+    org_zone = org.add_parser("set-timezone", help="the time zone the dashboard shows times in")
+    org_zone.add_argument("--org", required=True, action=UUIDArgument)
+    org_zone.add_argument("--timezone", required=True, help="IANA name, e.g. Europe/Amsterdam")
+    org_zone.set_defaults(handler=cmd_org_set_timezone)
 
     user = commands.add_parser("user", help="users").add_subparsers(dest="action", required=True)
     user_create = user.add_parser("create", help="add a member to an organization")
@@ -420,7 +452,12 @@ def build_parser() -> argparse.ArgumentParser:
         "listen",
         help="forward the organization's events to a local URL (key: TICKETING_API_KEY)",
     )
-    listen.add_argument("--forward-to", required=True, help="the local URL to POST each event to")
+    listen.add_argument("--forward-to", default=None, help="the local URL to POST each event to")
+    listen.add_argument(
+        "--print-secret",
+        action="store_true",
+        help="print the signing secret of TICKETING_API_KEY and exit (the same on every start)",
+    )
     listen.add_argument("--events", default="", help="comma-separated event types; default: all")
     listen.add_argument("--api-url", default=None, help=API_URL_HELP)
     listen.set_defaults(handler=cmd_listen)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+import msgspec
+
 from app.schemas.events import Event, Timeslot
+from app.schemas.scanning import ScanReason, ScanStatus
 
 
 class EventOverview(Event):
@@ -19,3 +24,15 @@ class TimeslotSales(Timeslot):
     capacity."""
 
     sold: int
+
+
+class DoorScan(msgspec.Struct):
+    """One scan attempt of an event as the door view lists it, whatever its outcome, with the
+    names a person at the door reads."""
+
+    status: ScanStatus
+    reason: ScanReason | None
+    scanned_at: datetime
+    owner_name: str
+    ticket_type: str
+    scanner: str

@@ -83,7 +83,7 @@ async def _with_names(rows: list[Row]) -> None:
             primary = table._meta.primary_key
             found = await table.select(primary.as_alias("id"), column.as_alias("name")).where(
                 primary.is_in([UUID(item) for item in ids]),
-                table.organization_id == organization_id,  # type: ignore[attr-defined]
+                table._meta.get_column_by_name("organization_id") == organization_id,
             )
         names.update({str(row["id"]): row["name"] for row in found})
     for row in rows:

@@ -24,7 +24,7 @@ from app.errors import NotFound
 from app.principal import Principal, Role
 from app.schemas.identity import MembershipRecord
 from app.services.organizations import memberships_of, role_of
-from app.services.test_mode import test_twin
+from app.services.test_mode import twin
 from app.stored_secrets import hash_secret, new_token
 from app.timeutil import utcnow
 from db.tables import DashboardSession
@@ -74,6 +74,8 @@ class SessionView:
     """How many organizations the user belongs to (the picker is offered when several)."""
     test_mode: bool = False
     """The session acts as its organization's test twin (CONTRACT.md section 18)."""
+    timezone: str = "UTC"
+    """The organization's time zone (IANA name): the dashboard shows times in it."""
 
 
 async def _prune() -> None:
@@ -167,7 +169,7 @@ async def complete_sign_in(pending: PendingSignIn, user_id: UUID) -> str:
 
 SESSION_BY_HASH = """
     SELECT s.id, s.user_id, s.organization_id, s.last_seen_at, u.email,
-           o.name AS organization_name, m.role, t.id AS test_organization_id,
+           o.name AS organization_name, o.timezone, m.role, t.id AS test_organization_id,
            (SELECT COUNT(*) FROM memberships c WHERE c.user_id = s.user_id) AS organizations
     FROM dashboard_sessions s
     JOIN users u ON u.id = s.user_id
@@ -208,6 +210,7 @@ async def load_session(token: str) -> SessionView | None:
         principal=principal,
         organizations=row["organizations"],
         test_mode=test_organization_id is not None,
+        timezone=(row["timezone"] if role is not None else None) or "UTC",
     )
 
 
@@ -217,13 +220,14 @@ async def organizations_of(session: SessionView) -> list[MembershipRecord]:
 
 
 async def choose_organization(session: SessionView, organization_id: UUID) -> None:
-    """Work in ``organization_id`` from now on; :class:`NotFound` unless a member of it."""
+    """Work in ``organization_id`` from now on, in live mode; :class:`NotFound` unless a member
+    of it."""
     async with transaction():
         if await role_of(organization_id, session.user_id) is None:
             raise NotFound.resource("organization", organization_id)
-        await DashboardSession.update({DashboardSession.organization_id: organization_id}).where(
-            DashboardSession.id == session.id
-        )
+        await DashboardSession.update(
+            {DashboardSession.organization_id: organization_id, DashboardSession.test_mode: False}
+        ).where(DashboardSession.id == session.id)
 
 
 async def switch_mode(session: SessionView, test: bool) -> None:
@@ -232,7 +236,7 @@ async def switch_mode(session: SessionView, test: bool) -> None:
     if session.organization_id is None:
         raise NotFound("Pick an organization first")
     if test:
-        await test_twin(session.organization_id)
+        await twin(session.organization_id)
     await DashboardSession.update({DashboardSession.test_mode: test}).where(
         DashboardSession.id == session.id
     )

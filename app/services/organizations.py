@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from uuid import UUID
+from zoneinfo import available_timezones
 
 from app.errors import Conflict, InvalidInput, NotFound
 from app.principal import ROLES, Principal, Role, requires
@@ -25,13 +27,29 @@ def normalize_email(email: str) -> str:
     return email
 
 
-async def create_organization(name: str, currency: str = "EUR") -> OrganizationRecord:
+def check_timezone(name: str) -> str:
+    """``name`` if it is an IANA time zone (``Europe/Amsterdam``), else :class:`InvalidInput`."""
+    if name not in time_zones():
+        raise InvalidInput.field(
+            "timezone", f"must be an IANA time zone such as Europe/Amsterdam, got {name!r}"
+        )
+    return name
+
+
+@functools.cache
+def time_zones() -> frozenset[str]:
+    return frozenset(available_timezones()) | {"UTC"}
+
+
+async def create_organization(
+    name: str, currency: str = "EUR", timezone: str = "UTC"
+) -> OrganizationRecord:
     name = name.strip()
     if not name:
         raise InvalidInput.field("name", "must not be empty")
     if not CURRENCY_PATTERN.match(currency):
         raise InvalidInput.field("currency", "must be an ISO 4217 code such as EUR")
-    org = Organization(name=name, currency=currency)
+    org = Organization(name=name, currency=currency, timezone=check_timezone(timezone))
     await org.save()
     return OrganizationRecord(id=org.id, name=org.name, currency=org.currency)
 
@@ -41,6 +59,29 @@ async def get_organization(organization_id: UUID) -> OrganizationRecord:
     if row is None:
         raise NotFound.resource("organization", organization_id)
     return OrganizationRecord(id=row["id"], name=row["name"], currency=row["currency"])
+
+
+async def set_timezone(organization_id: UUID, timezone: str) -> None:
+    """The organization's time zone (and its test twin's), which the dashboard shows times in;
+    an operator's act (the command line), recorded in the audit log."""
+    check_timezone(timezone)
+    async with transaction():
+        rows = (
+            await Organization.update({Organization.timezone: timezone})
+            .where(
+                (Organization.id == organization_id)
+                | (Organization.live_organization_id == organization_id)
+            )
+            .returning(Organization.name)
+        )
+        if not rows:
+            raise NotFound.resource("organization", organization_id)
+        await audit.record(
+            Actor.operator(organization_id),
+            "organization.timezone",
+            Target("organization", organization_id, rows[0]["name"]),
+            {"timezone": timezone},
+        )
 
 
 async def add_member(organization_id: UUID, email: str, role: str = "admin") -> UserRecord:

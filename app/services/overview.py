@@ -1,4 +1,4 @@
-"""What the dashboard's overview, event and door pages show about sales and admissions.
+"""What the dashboard's overview, event and door pages show about sales, admissions and scans.
 
 The numbers come from the counters the write side keeps (``timeslots.sold``, ``ticket_counts``),
 so a page costs a statement or two however many tickets an event has.
@@ -16,10 +16,10 @@ from app.pagination import Page
 from app.principal import Principal, requires
 from app.records import mapper, to_record
 from app.resources import Resource
-from app.schemas.overview import EventOverview, TimeslotSales
+from app.schemas.overview import DoorScan, EventOverview, TimeslotSales
 from app.services.timeslots import TIMESLOTS
 from app.timeutil import utcnow
-from db import overview
+from db import door, overview
 
 RECENT = timedelta(hours=12)
 """How long after its end (its start, when it has none) an event stays on the overview: the
@@ -48,6 +48,18 @@ async def event_overview(principal: Principal, event_id: UUID) -> EventOverview:
     if row is None:
         raise NotFound.resource("event", event_id)
     return to_record(EventOverview, row)
+
+
+@requires("tickets.read")
+async def latest_scans(principal: Principal, event_id: UUID, *, limit: int = 25) -> list[DoorScan]:
+    """The event's latest scan attempts, newest first: admissions, refusals and repeats, with
+    the owner, ticket type and scanner of each (one statement)."""
+    if not 1 <= limit <= MAX_UPCOMING:
+        raise InvalidInput.field("limit", f"must be between 1 and {MAX_UPCOMING}, got {limit}")
+    as_scan = mapper(DoorScan)
+    return [
+        as_scan(row) for row in await door.latest_scans(principal.organization_id, event_id, limit)
+    ]
 
 
 @requires("events.read")

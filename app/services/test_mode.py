@@ -16,7 +16,7 @@ from app.errors import NotFound
 from db import twins
 
 
-async def test_twin(organization_id: UUID) -> UUID:
+async def twin(organization_id: UUID) -> UUID:
     """The test twin of a live organization (made on first use); a twin is its own twin."""
     mode = await twins.live_of(organization_id)
     if mode is None:
@@ -24,10 +24,10 @@ async def test_twin(organization_id: UUID) -> UUID:
     live, is_test = mode
     if is_test:
         return organization_id
-    twin = await twins.twin_of(live)
-    if twin is None:
+    made = await twins.twin_of(live)
+    if made is None:
         raise NotFound.resource("organization", organization_id)
-    return twin
+    return made
 
 
 async def mode_of(organization_id: UUID) -> tuple[UUID, bool]:
@@ -40,4 +40,4 @@ async def mode_of(organization_id: UUID) -> tuple[UUID, bool]:
 
 async def in_mode(live_id: UUID, test: bool) -> UUID:
     """The organization that acts for ``live_id`` in the given mode."""
-    return await test_twin(live_id) if test else live_id
+    return await twin(live_id) if test else live_id

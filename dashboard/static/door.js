@@ -34,10 +34,12 @@
   function show(scan) {
     var item = document.createElement("li");
     item.className = "scan scan-" + scan.status + " scan-new";
-    item.appendChild(text("span", "scan-outcome", scan.outcome + (scan.status === "not_allowed" && scan.reason ? ": " + scan.reason : "")));
+    item.appendChild(text("span", "scan-outcome", scan.headline));
     item.appendChild(text("span", "scan-owner", scan.owner || "—"));
     item.appendChild(text("span", "scan-detail", [scan.ticket_type, scan.scanner].filter(Boolean).join(" · ")));
-    item.appendChild(text("time", "scan-time", scan.at));
+    var time = text("time", "scan-time", scan.at);
+    time.title = scan.at_utc;
+    item.appendChild(time);
     list.insertBefore(item, list.firstChild);
     while (list.children.length > KEEP) { list.removeChild(list.lastChild); }
     if (empty) { empty.hidden = true; }

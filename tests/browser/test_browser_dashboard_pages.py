@@ -187,14 +187,14 @@ async def test_an_admin_runs_the_night_from_the_dashboard(
 async def test_the_door_view_works_without_javascript(
     base_url: str, browser: Browser, tenant: Tenant
 ) -> None:
-    """Without JavaScript the door view is a list of the latest admissions: refresh shows more."""
+    """Without JavaScript the door view is a list of the latest scans: refresh shows more."""
     context = await browser.new_context(viewport=PHONE, java_script_enabled=False)
     try:
         async with httpx.AsyncClient(base_url=base_url, headers=tenant.headers) as api:
             door = await open_door(api, tenant, tickets=2, title="No script night")
             page = await sign_in(context, base_url, tenant.email)
             await page.goto(f"{base_url}/dashboard/door/{door.venue.event['id']}")
-            await expect(page.get_by_text("No one admitted yet.")).to_be_visible()
+            await expect(page.get_by_text("No scans yet.")).to_be_visible()
             code = door.tickets[0]["scannable_code"]
             ok(await api.post("/scans", json={"scannable_code": code}))
             await page.get_by_role("link", name="Refresh").last.click()
@@ -227,6 +227,43 @@ async def test_the_door_view_stops_when_its_member_signs_out(
         ).to_be_visible()
         await expect(status).to_contain_text("Signed out", timeout=WITHIN_MS)
         ok(await api.post("/scans", json={"scannable_code": door.tickets[0]["scannable_code"]}))
-        await expect(page.get_by_text("No one admitted yet.")).to_be_visible()
+        await expect(page.get_by_text("No scans yet.")).to_be_visible()
         await page.screenshot(path=ARTIFACTS / "dashboard-door-signed-out.png")
+    assert recorder.blocked == [] and recorder.errors == []
+
+
+async def test_the_operator_s_first_hour_in_a_browser(
+    base_url: str, offline: tuple[BrowserContext, Offline], tenant: Tenant
+) -> None:
+    """Issue 24 item 14 in Chromium: the door view keeps a refusal and its scanner on reload,
+    times are local with UTC on hover, "sold" says it includes unpaid orders, and an unknown
+    address is an HTML page."""
+    from app.services.organizations import set_timezone
+
+    context, recorder = offline
+    await set_timezone(tenant.org_id, "Europe/Amsterdam")
+    async with httpx.AsyncClient(base_url=base_url, headers=tenant.headers, timeout=20) as api:
+        door = await open_door(api, tenant, tickets=1, confirm=False, title="Unpaid at the door")
+        north = ok(await api.post("/scanners", json={"name": "North gate"}), 201)
+        code = door.tickets[0]["scannable_code"]
+        ok(await api.post("/scans", json={"scannable_code": code, "scanner_id": north["id"]}))
+    page = await sign_in(context, base_url, tenant.email)
+    await page.goto(f"{base_url}/dashboard/door/{door.venue.event['id']}")
+    for _ in range(2):  # as first shown, and after a reload
+        newest = page.locator("#door-scans li").first
+        await expect(newest).to_contain_text("Refused: order not paid")
+        await expect(newest).to_contain_text("North gate")
+        await expect(newest.locator("time")).to_have_attribute("title", re.compile(r"UTC$"))
+        await expect(newest.locator("time")).to_have_text(re.compile(r"CES?T$"))
+        await page.reload()
+    await expect(page.locator(".lead time")).to_have_text(re.compile(r"CES?T$"))
+    await expect(page.get_by_text("incl. unpaid")).to_be_visible()
+    await photograph(page, "door-refused-local-time")
+
+    missing = await page.goto(f"{base_url}/dashboard/no-such-page")
+    assert missing is not None and missing.status == 404
+    assert missing.headers["content-type"].startswith("text/html")
+    await expect(page.get_by_role("heading", name="Not found")).to_be_visible()
+    await expect(page.get_by_text("There is no page at this address.")).to_be_visible()
+    await page.screenshot(path=ARTIFACTS / "dashboard-not-found.png")
     assert recorder.blocked == [] and recorder.errors == []

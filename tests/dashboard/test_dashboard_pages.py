@@ -12,6 +12,8 @@ import json
 import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -496,7 +498,7 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
         kind, data = await asyncio.wait_for(next_event(), WITHIN)
         scan = json.loads(data)
         assert kind == "scan"
-        assert (scan["status"], scan["outcome"], scan["scanner"]) == (
+        assert (scan["status"], scan["headline"], scan["scanner"]) == (
             "valid",
             "Admitted",
             "South door",
@@ -506,7 +508,7 @@ async def test_the_door_stream_sends_each_scan_with_the_new_counts(
 
         ok(await api.post("/scans", json={"scannable_code": code}))
         kind, data = await asyncio.wait_for(next_event(), WITHIN)
-        assert json.loads(data)["outcome"] == "Already scanned"
+        assert json.loads(data)["headline"] == "Already scanned"
 
     page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
     assert 'id="door-admitted">1<' in page and "Ada Buyer" in page
@@ -584,3 +586,47 @@ async def test_the_audit_log_shows_names_where_it_has_ids(
     assert "Named night" in log and venue.ticket_type["name"] in log and "VIP door" in log
     for raw in (client.client_id, venue.event["id"], venue.ticket_type["id"], profile["id"]):
         assert raw not in log, raw
+
+
+async def test_the_door_view_keeps_refusals_and_scanner_names_on_reload(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+) -> None:
+    """Issue 24 item 14: a reload of the door view listed admissions only, without scanners."""
+    door = await open_door(api, tenant, tickets=1, confirm=False, title="Refusal night")
+    north = await create_scanner(api, tenant, name="North gate")
+    code = door.tickets[0]["scannable_code"]
+    refused = ok(await api.post("/scans", json={"scannable_code": code, "scanner_id": north["id"]}))
+    assert refused["status"] == "not_allowed"
+    browser = await browser_for(tenant.email)
+    page = (await browser.get(f"/dashboard/door/{door.venue.event['id']}")).text
+    assert "Refused: order not paid" in page and "North gate" in page and "Ada Buyer" in page
+    assert "No scans yet." in page and 'id="door-empty" hidden' in page
+
+
+async def test_times_are_shown_in_the_organization_s_time_zone_with_utc_on_hover(
+    api: httpx.AsyncClient,
+    browser_for: Callable[[str], Awaitable[httpx.AsyncClient]],
+    tenant: Tenant,
+) -> None:
+    """Issue 24 item 14: every time in the dashboard was UTC."""
+    from app.errors import InvalidInput
+    from app.services.organizations import set_timezone
+
+    door = await open_door(api, tenant, tickets=1, title="Local night")
+    starts = door.venue.event["starts_at"]
+    browser = await browser_for(tenant.email)
+    event_path = f"/dashboard/events/{door.venue.event['id']}"
+    assert "UTC</time>" in (await browser.get(event_path)).text  # the default
+
+    await set_timezone(tenant.org_id, "Europe/Amsterdam")
+    with pytest.raises(InvalidInput):
+        await set_timezone(tenant.org_id, "Mars/Olympus_Mons")
+    page = (await browser.get(event_path)).text
+    local = datetime.fromisoformat(starts).astimezone(ZoneInfo("Europe/Amsterdam"))
+    shown = f"{local:%Y-%m-%d %H:%M} {local:%Z}"
+    utc = f"{datetime.fromisoformat(starts).astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC"
+    assert f'title="{utc}">{shown}</time>' in page, page
+    log = (await browser.get("/dashboard/audit-log")).text
+    assert "Europe/Amsterdam" in log
