@@ -9,6 +9,9 @@ and loads each in turn with the same clients:
 - ``GET /whoami``: the service's authentication and one read;
 - ``GET /events/{id}/tickets?limit=25``: a page of 25 tickets with its exact total;
 - ``POST /scans``: every scan a different ticket, so each is a full admission;
+- floor ``POST /write/{counter}``: the least an admission needs (key lookup, one conditional
+  ``UPDATE ... RETURNING`` of a counter of capacity 1, one ``INSERT``, one transaction), each
+  request a different counter; ``POST /scans`` is also given as a ratio to it;
 - floor ``GET /hello`` (the framework alone).
 
 Each request kind runs for ``--seconds`` in all (default 12), in ``--rounds`` slices (default 3,
@@ -38,16 +41,21 @@ import signal
 import socket
 import sys
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import asyncpg
 import httpx
+from floor import FLOOR_TABLES
 from loadgen import HttpConnection, Phase, Request, run_phase
 from seeding import Seeded, seed, throwaway_database
 
 BENCH = Path(__file__).resolve().parent
 FLOOR = "floor GET /key"
+ADMISSION_FLOOR = "floor POST /write (admission)"
+SCANS = "POST /scans"
 
 
 @dataclass
@@ -222,14 +230,41 @@ class Target:
     """For wrk (GET requests only)."""
 
 
-def targets_of(seeded: Seeded, codes: Iterator[str]) -> list[Target]:
+def admissions(counters: Iterator[uuid.UUID]) -> Request:
+    """The floor's admissions, each of a different counter of capacity 1."""
+
+    async def request(connection: HttpConnection) -> bool:
+        status, _ = await connection.request("POST", f"/write/{next(counters)}", b"")
+        return status == 201
+
+    return request
+
+
+async def floor_counters(database_url: str, count: int) -> list[uuid.UUID]:
+    """``count`` counters of capacity 1 for the floor's admissions (its tables made here first,
+    as the floor makes them at start-up)."""
+    ids = [uuid.uuid4() for _ in range(count)]
+    connection = await asyncpg.connect(database_url)
+    try:
+        for statement in FLOOR_TABLES:
+            await connection.execute(statement)
+        await connection.copy_records_to_table(
+            "floor_counters", records=[(i, 0, 1) for i in ids], columns=["id", "used", "capacity"]
+        )
+    finally:
+        await connection.close()
+    return ids
+
+
+def targets_of(seeded: Seeded, codes: Iterator[str], counters: Iterator[uuid.UUID]) -> list[Target]:
     """What the bench asks of the floor and of the service, in this order."""
     page = f"/events/{seeded.events[0].id}/tickets?limit=25"
     return [
         Target(FLOOR, "floor", get("/key"), "/key"),
         Target("GET /whoami", "service", get("/whoami"), "/whoami"),
         Target("GET tickets?limit=25", "service", get(page), page),
-        Target("POST /scans", "service", scans(seeded, codes)),
+        Target(ADMISSION_FLOOR, "floor", admissions(counters)),
+        Target(SCANS, "service", scans(seeded, codes)),
         Target("floor GET /hello", "floor", get("/hello")),
     ]
 
@@ -327,9 +362,15 @@ async def main() -> None:
             f"{args.clients} clients, {args.seconds:.0f} s a kind in {args.rounds} slices, "
             f"{args.workers} process(es) each"
         )
-        targets = targets_of(seeded, iter(seeded.events[0].codes))
+        counters = await floor_counters(database_url, args.tickets)
+        targets = targets_of(seeded, iter(seeded.events[0].codes), iter(counters))
         lean, wrk_figures = await measure(args, targets, seeded.key)
         print_figures("lean client (bench/loadgen.py)", lean)
+        rates = {figure.name: figure.rate for figure in lean}
+        print(
+            f"\n{SCANS} x {ADMISSION_FLOOR}: {rates[SCANS] / rates[ADMISSION_FLOOR]:.2f}"
+            f" ({rates[SCANS]:.0f} / {rates[ADMISSION_FLOOR]:.0f} per second)"
+        )
         if wrk_figures:
             print_figures("wrk -t1 (GET only)", wrk_figures)
 

@@ -38,6 +38,12 @@ from dashboard.security import principal_of
 
 PATH = "/dashboard/scanners"
 PROFILES_PATH = f"{PATH}/profiles"
+ENTRY_POLICIES = {
+    "single": "Once: one admission per ticket, ever",
+    "reentry": "Re-entry: a ticket scanned out may come back in",
+    "multiple": "Every entry: passes (each entry scan admits)",
+}
+"""The label of each entry policy (CONTRACT.md section 17), in the order the form offers them."""
 MESSAGES = {
     "scanner-created": "Scanner created.",
     "scanner-saved": "Scanner saved.",
@@ -64,12 +70,16 @@ def _profile_fields(form: FormMultiDict) -> dict[str, Any]:
         "closes_minutes_after_end": optional_int(form, "closes_minutes_after_end"),
         "valid_from": optional_utc(form, "valid_from"),
         "valid_until": optional_utc(form, "valid_until"),
+        "entry_policy": text(form, "entry_policy") or "single",
     }
 
 
 def _profile_form(profile: ScannerProfile | None) -> dict[str, Any]:
     if profile is None:
-        return {"name": "", "event_ids": [], "opens": "", "closes": "", "from": "", "until": ""}
+        return {
+            "name": "", "event_ids": [], "opens": "", "closes": "", "from": "", "until": "",
+            "entry_policy": "single",
+        }  # fmt: skip
     return {
         "name": profile.name,
         "event_ids": [str(event_id) for event_id in profile.event_ids],
@@ -79,6 +89,7 @@ def _profile_form(profile: ScannerProfile | None) -> dict[str, Any]:
         else profile.closes_minutes_after_end,
         "from": local_input(profile.valid_from),
         "until": local_input(profile.valid_until),
+        "entry_policy": profile.entry_policy,
     }  # fmt: skip
 
 
@@ -91,6 +102,7 @@ def _form_again(form: FormMultiDict) -> dict[str, Any]:
         "closes": text(form, "closes_minutes_after_end"),
         "from": text(form, "valid_from"),
         "until": text(form, "valid_until"),
+        "entry_policy": text(form, "entry_policy"),
     }
 
 
@@ -125,6 +137,7 @@ async def _scanners_page(
         message=message(request, MESSAGES),
         scanner_form=scanner_form or {"name": "", "active": True, "profile_id": None},
         profile_form=profile_form or _profile_form(None),
+        entry_policies=ENTRY_POLICIES,
     )
 
 
@@ -202,6 +215,7 @@ async def _profile_page(
         profile=profile,
         events=await _events(request),
         profile_form=form or _profile_form(profile),
+        entry_policies=ENTRY_POLICIES,
         error=error,
     )
 

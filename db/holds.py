@@ -245,3 +245,28 @@ async def figures(
         *ids,
     )
     return rows
+
+
+async def sale(
+    organization_id: UUID, timeslot_id: UUID, ticket_type_ids: list[UUID], *, lock: bool
+) -> list[dict[str, Any]]:
+    """In one statement: the organization's timeslot with each wanted ticket type of its event
+    (one row per ticket type found), and whether the timeslot sells it (``sellable``: it lists
+    the ticket type, or lists none). No row when the timeslot or every ticket type is missing.
+    With ``lock`` (PostgreSQL) the timeslot is key-share and the ticket types share locked, as
+    ``app.services.sellable`` explains."""
+    placeholders = ", ".join("{}" for _ in ticket_type_ids) or "NULL"
+    locks = "" if _sqlite() or not lock else " FOR KEY SHARE OF t FOR SHARE OF tt"
+    rows: list[dict[str, Any]] = await Timeslot.raw(
+        "SELECT t.event_id, t.total_available, t.sold, t.held, tt.id AS ticket_type_id, "
+        "tt.price, tt.swappable, (NOT EXISTS (SELECT 1 FROM timeslot_ticket_types l "
+        "WHERE l.timeslot_id = t.id) OR EXISTS (SELECT 1 FROM timeslot_ticket_types l "
+        "WHERE l.timeslot_id = t.id AND l.ticket_type_id = tt.id)) AS sellable "
+        "FROM timeslots t JOIN ticket_types tt ON tt.event_id = t.event_id "
+        f"AND tt.organization_id = t.organization_id AND tt.id IN ({placeholders}) "
+        f"WHERE t.id = {{}} AND t.organization_id = {{}}{locks}",
+        *ticket_type_ids,
+        timeslot_id,
+        organization_id,
+    )
+    return rows

@@ -66,20 +66,30 @@ _SCANNER_COLUMNS = """
     WHERE c.organization_id = {}"""
 SCANNER_BY_ID = _SCANNER_COLUMNS + " AND c.id = {}"
 FIRST_ACTIVE_SCANNER = _SCANNER_COLUMNS + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
-_TICKET_COLUMNS = """
-    SELECT t.id, t.scannable_code, t.event_id, t.event_timeslot_id, t.ticket_type_id, t.order_id,
+_TICKET_FIELDS = """
+    t.id, t.scannable_code, t.event_id, t.event_timeslot_id, t.ticket_type_id, t.order_id,
            t.owner_name, t.owner_email, t.seat, t.status, t.scanned_at, t.cancelled_at,
            t.inside, t.presence_at, o.status AS order_status, e.title AS event_title,
            e.location AS event_location,
            e.order_scanning_enabled, s.title AS timeslot_title,
            s.starts_at AS timeslot_starts_at, s.ends_at AS timeslot_ends_at,
-           y.name AS ticket_type_name, y.price AS ticket_type_price
+           y.name AS ticket_type_name, y.price AS ticket_type_price"""
+_TICKET_FROM = """
     FROM tickets t
     JOIN orders o ON o.id = t.order_id
     JOIN events e ON e.id = t.event_id
     JOIN timeslots s ON s.id = t.event_timeslot_id
     JOIN ticket_types y ON y.id = t.ticket_type_id
     WHERE t.organization_id = {}"""
+_TICKET_COLUMNS = f"SELECT {_TICKET_FIELDS} {_TICKET_FROM}"
+_RELATED_JSON = """
+    CASE WHEN e.order_scanning_enabled THEN (
+        SELECT json_agg(json_build_object(
+            'id', r.id, 'seat', r.seat, 'owner_name', r.owner_name, 'owner_email', r.owner_email,
+            'scanned_at', r.scanned_at, 'cancelled_at', r.cancelled_at,
+            'ticket_type_name', ry.name) ORDER BY r.sequence)
+        FROM tickets r JOIN ticket_types ry ON ry.id = r.ticket_type_id
+        WHERE r.order_id = t.order_id AND r.id <> t.id) END AS related_json"""
 _RELATED_COLUMNS = """
     SELECT t.order_id, t.id, t.seat, t.owner_name, t.owner_email, t.scanned_at, t.cancelled_at,
            y.name AS ticket_type_name
@@ -365,8 +375,9 @@ async def context(
 ) -> Row | None:
     """One scan's scanner (the named one, or the oldest active), its profile with its target
     lists (``target_event_ids`` ...), and the ticket named by id or code with what the decision
-    and the result need (null columns when there is no such ticket): one statement (PostgreSQL).
-    None when there is no such scanner."""
+    and the result need, the other tickets of its order included as JSON (``related_json``) when
+    its event has order scanning (null columns when there is no such ticket): one statement
+    (PostgreSQL). None when there is no such scanner."""
     if scanner_id is not None:
         scanner_sql, scanner_args = _CONTEXT_SCANNER + " AND c.id = {}", [scanner_id]
     else:
@@ -375,7 +386,7 @@ async def context(
     column, value = ("t.id", ticket_id) if ticket_id is not None else ("t.scannable_code", code)
     rows: list[Row] = await Ticket.raw(
         f"WITH c AS ({scanner_sql}) SELECT c.*, t.* FROM c LEFT JOIN LATERAL "
-        f"({_TICKET_COLUMNS} AND {column} = {{}}) t ON true",
+        f"(SELECT {_TICKET_FIELDS}, {_RELATED_JSON} {_TICKET_FROM} AND {column} = {{}}) t ON true",
         organization_id,
         *scanner_args,
         organization_id,

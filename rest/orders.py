@@ -35,8 +35,12 @@ class OrderController(Controller):
             "Place an order",
             service=orders.place_order,
             errors=(400, 403, 404, 409, 413, 415),
-            text="Creates a pending order with valid tickets. 409 when the timeslot has fewer "
-            "tickets left than asked for. Emits `order.created`.",
+            text="Creates a pending order with valid tickets: outright (`event_id`, "
+            "`event_timeslot_id`, `tickets`), or from a hold (`hold_id`; `tickets` left out or "
+            "naming exactly the held ticket types), which takes the held places and converts the "
+            "hold. 409 `/problems/sold-out` when the timeslot has fewer places left than asked "
+            "for; 409 `/problems/hold-unavailable` when the hold expired, was released or "
+            "converted. Emits `order.created`.",
         ),
     )
     async def place_order(

@@ -5,18 +5,22 @@ What ``serve`` promises, each proved by ``tests/operations``: the line saying wh
 names the real port (also for ``--port 0``) and is printed only once the port answers; SIGTERM
 or SIGINT closes the port at once in every process, lets the requests in flight finish within
 ``TICKETING_SHUTDOWN_TIMEOUT_SECONDS`` (the application ends its never-ending streams itself,
-``app.runtime.stopping``), and exits 0; a process that dies is replaced; the processes of
-``--workers N`` share one metrics directory; every log line has the service's own format.
+``app.runtime.stopping``), and exits 0; a process that dies is replaced, and none outlives a
+``kill -9`` of ``serve``; the processes of ``--workers N`` share one metrics directory; every log
+line has the service's own format.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import shutil
+import signal
 import socket
+import sys
 import tempfile
 import threading
 import time
@@ -26,6 +30,7 @@ from typing import Any
 from granian import Granian
 from granian.constants import Interfaces, Loops
 from granian.log import LogLevels
+from litestar import Litestar
 
 from app.runtime.addresses import url_host
 from app.runtime.logging import configure_logging
@@ -34,8 +39,11 @@ from app.settings import Settings
 
 logger = logging.getLogger("ticketing.server")
 
-APPLICATION = "ticketing.application:create_app"
+APPLICATION = "ticketing.server:server_process_application"
 """The application factory each server process calls (settings from the environment)."""
+SUPERVISOR_VARIABLE = "TICKETING_SERVER_SUPERVISOR_PID"
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: a signal for this process when its parent ends."""
 STARTUP_POLL_SECONDS = 0.05
 STARTUP_LIMIT_SECONDS = 120.0
 SERVER_LOGGING: dict[str, Any] = {
@@ -61,6 +69,27 @@ def loop_name() -> str:
     except ImportError:
         return Loops.asyncio.value
     return Loops.uvloop.value
+
+
+def server_process_application() -> Litestar:
+    """The application of one server process, which ends with the process that started it: a
+    ``kill -9`` of ``ticketing serve`` leaves no process serving on its port (Linux; elsewhere the
+    process stays until its next stop signal)."""
+    _end_with_supervisor()
+    from ticketing.application import create_app
+
+    return create_app()
+
+
+def _end_with_supervisor() -> None:
+    if sys.platform != "linux":
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+        logger.warning("this server process will outlive its supervisor (prctl failed)")
+        return
+    if str(os.getppid()) != os.environ.get(SUPERVISOR_VARIABLE, str(os.getppid())):
+        sys.exit("ticketing: the server stopped before this process started")
 
 
 class PortInUse(Exception):
@@ -126,6 +155,7 @@ def _announce_when_answering(host: str, port: int, description: str) -> None:
         except OSError:
             time.sleep(STARTUP_POLL_SECONDS)
     else:
+        logger.warning("nothing answers on port %d after %g s", port, STARTUP_LIMIT_SECONDS)
         return
     logger.info("listening on http://%s:%d (%s)", url_host(host), port, description)
 
@@ -142,6 +172,7 @@ def serve(*, host: str, port: int, workers: int, settings: Settings) -> None:
     # Each process starts afresh rather than as a fork of this one: prometheus-client picks its
     # multiprocess mode when first imported, and this process has threads (the announcement).
     multiprocessing.set_start_method("spawn", force=True)
+    os.environ[SUPERVISOR_VARIABLE] = str(os.getpid())
     loop = loop_name()
     processes = f"{workers} processes" if workers > 1 else "1 process"
     try:

@@ -23,7 +23,7 @@ from app.principal import Principal, requires
 from app.records import to_record
 from app.schemas.holds import Hold, HoldCreate
 from app.services.availability import announce
-from app.services.sellable import sellable_ticket_types, timeslot_of_event
+from app.services.sellable import checked_sale
 from app.timeutil import utcnow
 from db import holds
 
@@ -53,8 +53,7 @@ def sold_out(left: int, asked: int, what: str) -> SoldOut:
 async def create_hold(principal: Principal, data: HoldCreate) -> Hold:
     """Hold places of a timeslot for ``ttl_seconds``; 409 ``sold-out`` when fewer are left."""
     organization_id = principal.organization_id
-    await timeslot_of_event(organization_id, data.event_id, data.event_timeslot_id, lock=False)
-    await sellable_ticket_types(
+    await checked_sale(
         organization_id,
         data.event_id,
         data.event_timeslot_id,

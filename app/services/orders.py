@@ -41,7 +41,7 @@ from app.services.holds import hold_record, places_left, sold_out
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import record_event
-from app.services.sellable import sellable_ticket_types, timeslot_of_event
+from app.services.sellable import checked_sale
 from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
 from db import holds
@@ -152,10 +152,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
     organization_id = principal.organization_id
     count = len(data.tickets)
     async with transaction():
-        timeslot = await timeslot_of_event(
-            organization_id, data.event_id, data.event_timeslot_id, lock=True
-        )
-        types = await sellable_ticket_types(
+        timeslot, types = await checked_sale(
             organization_id,
             data.event_id,
             data.event_timeslot_id,
@@ -204,7 +201,7 @@ async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCrea
             raise InvalidInput.field(
                 "tickets", "must name exactly the held ticket types (or be left out)"
             )
-        types = await sellable_ticket_types(
+        _, types = await checked_sale(
             organization_id, event_id, timeslot_id, {t.ticket_type_id for t in tickets}, lock=True
         )
         placed = await _write_order(

@@ -30,6 +30,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4
 
+import msgspec
+
 from app.errors import Conflict, FieldError, Forbidden, InvalidInput, NonceReused, NotFound
 from app.money import as_number
 from app.principal import Principal, requires
@@ -386,16 +388,18 @@ async def scan_ticket(
         direction,
     )
     organization_id = principal.organization_id
-    answer = None
+    done = None
     if statements.writes_at_once() and not in_transaction():
-        answer = await _scan_at_once(organization_id, scanner_id, attempt, received_at)
-    if answer is None:
+        done = await _scan_at_once(organization_id, scanner_id, attempt, received_at)
+    if done is None:
         async with transaction():
             scanner = await _scanner(organization_id, scanner_id)
             tickets = await _load(organization_id, [attempt])
             _found(tickets, attempt)
             [answer] = await _execute(organization_id, scanner, [attempt], tickets, received_at)
-    related = await _related(organization_id, [answer])
+            related = await _related(organization_id, [answer])
+    else:
+        answer, related = done
     _count([answer])
     return _result(answer, related)
 
@@ -410,7 +414,7 @@ def _found(tickets: Tickets, attempt: Attempt) -> None:
 
 async def _scan_at_once(
     organization_id: UUID, scanner_id: UUID | None, attempt: Attempt, received_at: datetime
-) -> Answer | None:
+) -> tuple[Answer, Related] | None:
     """The common case of a single scan in two round trips and no transaction: one read (the
     scanner, its profile and the ticket), the decision in Python (the same :func:`plan`), and
     one write that commits by itself (``db.scans.write_one``: the log row, the ticket's state
@@ -448,7 +452,9 @@ async def _scan_at_once(
         return None
     await rows_written(bool(events))
     await live.publish_all_after_commit(organization_id, "scans", notices)
-    return answer
+    related = row["related_json"]
+    others = [] if related is None else _related_tickets(related)
+    return answer, {row["order_id"]: others} if row["order_scanning_enabled"] else {}
 
 
 @requires("tickets.write")
@@ -791,6 +797,9 @@ async def _related(organization_id: UUID, answers: Sequence[Answer]) -> Related:
     for row in await statements.related(organization_id, orders):
         found[row["order_id"]].append(_to_related(row))
     return found
+
+
+_related_tickets = msgspec.json.Decoder(list[RelatedTicket]).decode
 
 
 def _count(answers: Sequence[Answer]) -> None:

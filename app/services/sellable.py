@@ -6,6 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from app.errors import InvalidInput, NotFound
+from db import holds
 from db.locks import locked
 from db.tables import Event, TicketType, Timeslot, TimeslotTicketType
 
@@ -62,3 +63,24 @@ async def sellable_ticket_types(
             "tickets", f"ticket types not sold for this timeslot: {', '.join(refused)}"
         )
     return types
+
+
+async def checked_sale(
+    organization_id: UUID, event_id: UUID, timeslot_id: UUID, wanted: set[UUID], *, lock: bool
+) -> tuple[dict[str, Any], dict[UUID, dict[str, Any]]]:
+    """The timeslot and the wanted ticket types, checked as :func:`timeslot_of_event` and
+    :func:`sellable_ticket_types` check them, in one statement when all is well (the hot path of
+    an on-sale); when it is not, those two run to say what is wrong."""
+    rows = await holds.sale(organization_id, timeslot_id, list(wanted), lock=lock)
+    types = {row["ticket_type_id"]: row for row in rows}
+    if (
+        rows
+        and rows[0]["event_id"] == event_id
+        and set(types) == wanted
+        and all(row["sellable"] for row in rows)
+    ):
+        return rows[0], types
+    timeslot = await timeslot_of_event(organization_id, event_id, timeslot_id, lock=lock)
+    return timeslot, await sellable_ticket_types(
+        organization_id, event_id, timeslot_id, wanted, lock=lock
+    )

@@ -321,11 +321,14 @@ async def test_scanners_and_profiles_created_and_edited(
         name="Early door",
         opens_minutes_before_start="30",
         valid_from=f"{YEAR}-06-01T17:00",
+        entry_policy="reentry",
     )
     assert made.status_code == 303
     page = (await browser.get(path)).text
     [profile_id] = re.findall(r"/dashboard/scanners/profiles/([0-9a-f-]{36})", page)[:1]
     assert "opens 30 min before" in page and f"{YEAR}-06-01 17:00 UTC" in page
+    edit = (await browser.get(f"{path}/profiles/{profile_id}")).text
+    assert '<option value="reentry" selected>' in edit
 
     added = await post_form(
         browser, path, path, name="North door", profile_id=profile_id, active="on"

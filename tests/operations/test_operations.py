@@ -204,6 +204,10 @@ def server_processes(pid: int) -> set[int]:
     }
 
 
+def alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists()
+
+
 @pytest.mark.slow
 async def test_a_server_process_that_dies_is_replaced(database: None) -> None:
     async with (
@@ -221,6 +225,24 @@ async def test_a_server_process_that_dies_is_replaced(database: None) -> None:
         assert server.process.returncode is None
         assert ok(await client.get("/healthz")) == {"status": "ok"}
     assert "Unexpected exit from worker" in server.log()
+
+
+@pytest.mark.slow
+async def test_a_killed_server_leaves_no_process_serving(database: None) -> None:
+    """``kill -9`` of ``ticketing serve`` ends its server processes too, as it would a server of
+    one process: nothing answers on the port any more."""
+    async with served("--workers", "2") as server:
+        processes = server_processes(server.process.pid)
+        assert len(processes) == 2, processes
+        server.process.kill()
+        await server.process.wait()
+        deadline = asyncio.get_running_loop().time() + 30
+        while any(alive(pid) for pid in processes):
+            assert asyncio.get_running_loop().time() < deadline, "a server process lives on"
+            await asyncio.sleep(0.1)
+        host, port = server.url.removeprefix("http://").split(":")
+        with pytest.raises(ConnectionRefusedError):
+            await asyncio.open_connection(host, int(port))
 
 
 @pytest.mark.slow

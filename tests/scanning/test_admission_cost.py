@@ -17,7 +17,10 @@ from tests.support import Tenant, create_profile, create_scanner
 async def test_an_admission_is_one_read_and_one_write(client: AsyncClient, tenant: Tenant) -> None:
     profile = await create_profile(client, tenant, closes_minutes_after_end=60)
     scanner = await create_scanner(client, tenant, profile_id=profile["id"])
-    door = await door_at(client, tenant, now() - HOUR, now() + HOUR, tickets=2, scanner=scanner)
+    door = await door_at(
+        client, tenant, now() - HOUR, now() + HOUR, tickets=2, scanner=scanner,
+        order_scanning_enabled=True,
+    )  # fmt: skip
     principal = await principal_of(tenant)
     first, second = door.tickets
     await scanning.scan_ticket(principal, scannable_code=first["scannable_code"])  # warm
@@ -27,7 +30,10 @@ async def test_an_admission_is_one_read_and_one_write(client: AsyncClient, tenan
             nonce="cost-1",
         )  # fmt: skip
     assert result.status == "valid"
-    # Before issue 26: BEGIN, scanner, its targets, ticket, scan log, admission, outbox, COMMIT.
+    [related] = result.related_tickets or []
+    assert str(related.id) == first["id"] and related.scanned_at is not None
+    # Before issue 26: BEGIN, scanner, its targets, ticket, scan log, admission, outbox, the
+    # order's other tickets, COMMIT.
     assert counter.count == 2, counter.statements
     [row] = await scan_log(tenant, second["id"])
     assert row["status"] == "valid" and row["nonce"] == "cost-1"
