@@ -137,15 +137,6 @@ class Parent:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
-class Pages(Generic[R]):
-    """The pages of many parents (:meth:`Resource.pages`), and the records of the relations read
-    with them, by resource and id."""
-
-    by_parent: dict[UUID, Page[R]]
-    related: dict[Resource[Any], dict[UUID, Any]]
-
-
 @dataclass(eq=False)
 class Resource(Generic[R]):
     table: type[Table]
@@ -167,11 +158,6 @@ class Resource(Generic[R]):
     """Sort field -> the SQL expression it orders by instead of its column (given the engine
     at query time), e.g. a name lower-cased, so that a list filtered by that expression's index
     walks the index in order. Such a sort has no keyset pages."""
-
-    def readable_by(self, principal: Principal) -> bool:
-        """Whether ``principal`` holds the scope this resource's reads need (False for a resource
-        whose service decides who may read)."""
-        return self.scope is not None and self.scope in principal.scopes
 
     def _allow(self, principal: Principal) -> None:
         if self.scope is not None:
@@ -368,17 +354,11 @@ class Resource(Generic[R]):
         limit: int | None = None,
         offset: int | None = None,
         sort: str | None = None,
-        joined: Sequence[tuple[str, Resource[Any]]] = (),
         **filters: Any,
-    ) -> Pages[R]:
+    ) -> dict[UUID, Page[R]]:
         """The same page of records for each of ``parent_ids`` (one statement on PostgreSQL, two
         on SQLite, plus the enrichment, however many parents); a parent that is not the caller's
-        gets an empty page.
-
-        ``joined`` names to-one relations the caller will read for the records, as (the column
-        holding the related id, the related resource): for a single parent on PostgreSQL those
-        the caller may read are read in the page's statement (``Pages.related``), which saves
-        the statement and the round trip that reading them afterwards costs."""
+        gets an empty page."""
         self._allow(principal)
         params = self.params(limit, offset, sort)
         column = self.parents[parent].column
@@ -392,7 +372,6 @@ class Resource(Generic[R]):
             counted = lambda within: counts.totals(  # noqa: E731
                 principal.organization_id, column, within, narrowed
             )
-        readable = [(key, other) for key, other in joined if other.readable_by(principal)]
         found = await lists.fetch_pages(
             self.table,
             column,
@@ -402,25 +381,14 @@ class Resource(Generic[R]):
             params.limit,
             params.offset,
             totals=counted,
-            joined=[
-                lists.Joined(key, other.table, other._owned(principal)) for key, other in readable
-            ],
         )
-        every_row = [row for rows, _ in found.by_parent.values() for row in rows]
+        every_row = [row for rows, _ in found.values() for row in rows]
         if self.enrich is not None and every_row:
             await self.enrich(every_row)
-        related: dict[Resource[Any], dict[UUID, Any]] = {}
-        for (_, other), rows in zip(readable, found.joined, strict=True):
-            if rows:
-                records = await other._records(rows)
-                related.setdefault(other, {}).update((r.id, r) for r in records)
-        return Pages(
-            {
-                parent_id: _page(self.to_records(rows), total, params, rows)
-                for parent_id, (rows, total) in found.by_parent.items()
-            },
-            related,
-        )
+        return {
+            parent_id: _page(self.to_records(rows), total, params, rows)
+            for parent_id, (rows, total) in found.items()
+        }
 
     async def _require_parent(self, principal: Principal, parent: Parent, parent_id: UUID) -> None:
         if not await lists.exists(

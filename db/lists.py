@@ -10,8 +10,7 @@ For many parents (GraphQL's nested lists), PostgreSQL runs one ``LATERAL`` subqu
 each an index range scan of exactly one page, in the same statement as the parents' totals;
 SQLite, which has no ``LATERAL``, numbers each parent's rows with a window function (fine at the
 demo's size) and counts in a second statement. For a single parent (the page under a root
-lookup, GraphQL's commonest), PostgreSQL runs the one-page statement, and reads there the to-one
-relations the caller will ask of the page's rows (:class:`Joined`).
+lookup, GraphQL's commonest), PostgreSQL runs the one-page statement.
 
 An export (:func:`stream_rows`) reads every matching row in chunks from one statement's cursor,
 so that the memory it takes is one chunk's whatever the number of rows.
@@ -24,7 +23,6 @@ input.
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -37,23 +35,8 @@ from piccolo.table import Table
 Row = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Joined:
-    """A to-one relation read in the statement of a page: the row of ``table`` whose id is the
-    page row's ``key`` column and that matches ``condition`` (the caller's organization)."""
-
-    key: str
-    table: type[Table]
-    condition: QueryString
-
-
-@dataclass(slots=True)
-class PageRows:
-    """Each parent's page of rows with its total, and the rows of each :class:`Joined` relation
-    read with them (empty when the statement did not join them: many parents, or SQLite)."""
-
-    by_parent: dict[Any, tuple[list[Row], int]]
-    joined: list[list[Row]]
+PageRows = dict[Any, tuple[list[Row], int]]
+"""Each parent's page of rows with its total."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,13 +126,12 @@ async def exists(table: type[Table], conditions: Sequence[QueryString]) -> bool:
 
 @dataclass(slots=True)
 class OnePage:
-    """A page of rows, how many match in all, the values of the ``scalars`` asked with them,
-    and the rows of each :class:`Joined` relation read with them."""
+    """A page of rows, how many match in all, and the values of the ``scalars`` asked with
+    them."""
 
     rows: list[Row]
     total: int
     values: dict[str, Any]
-    joined: list[list[Row]]
 
 
 async def fetch_page(
@@ -161,7 +143,6 @@ async def fetch_page(
     *,
     total: QueryString | None = None,
     scalars: Mapping[str, QueryString] = {},
-    joined: Sequence[Joined] = (),
 ) -> OnePage:
     """One page of the rows matching ``conditions`` and how many match in all, in one statement
     whose plan the database keeps.
@@ -169,63 +150,34 @@ async def fetch_page(
     ``total`` is the statement answering the count (at most one row, with a ``total`` column;
     ``db/counts.py``), else the rows are counted. ``scalars`` are more expressions read in the
     same statement (name -> SQL; ``counted."column"`` names another column of ``total``'s row),
-    e.g. whether the page's parent is the caller's. The ``joined`` relations are read there too.
+    e.g. whether the page's parent is the caller's.
 
     The page's bounds are written into the statement (they are integers, and the few page sizes
     make few statements): with them as parameters PostgreSQL plans the statement again on every
     execution (about 0.3 ms of the server's CPU), since its generic plan cannot know the page's
-    size. A page with no rows still answers one row of nulls, carrying the total and scalars. A
-    joined relation's columns come prefixed with ``j<n>__`` (left in the page's rows, which
-    records ignore); each related row is read once however many page rows name it."""
+    size. A page with no rows still answers one row of nulls, carrying the total and scalars."""
     name = table._meta.tablename
     where = _all(conditions)
     counted = total or QueryString(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-    selected = ""
-    joins: list[QueryString] = []
-    names: list[tuple[tuple[str, str], ...]] = []
-    for number, join in enumerate(joined):
-        alias, named, columns = _joined_columns(join.table, number)
-        names.append(named)
-        selected += columns
-        joins.append(
-            QueryString(
-                f'LEFT JOIN (SELECT * FROM "{join.table._meta.tablename}" WHERE {{}}) AS {alias} '
-                f'ON {alias}."id" = page."{join.key}"',
-                join.condition,
-            )
-        )
     asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
     rows = await _rows(
         table,
         QueryString(
-            f'SELECT counted."total" AS "total__"{asked}, page.*{selected} '
+            f'SELECT counted."total" AS "total__"{asked}, page.* '
             f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
             f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
             f"LIMIT {int(limit)} OFFSET {int(offset)}) AS page ON TRUE "
-            + " ".join(["{}"] * len(joins))
-            + f" ORDER BY {order.sql('page')}",
+            f"ORDER BY {order.sql('page')}",
             *scalars.values(),
             counted,
             where,
-            *joins,
         ),
     )
     first = rows[0]
-    found = [row for row in rows if row["id"] is not None]
-    related: list[list[Row]] = []
-    for number, named in enumerate(names):
-        by_id: dict[Any, Row] = {}
-        id_column = f"j{number}__id"
-        for row in found:
-            related_id = row[id_column]
-            if related_id is not None and related_id not in by_id:
-                by_id[related_id] = {column: row[prefixed] for prefixed, column in named}
-        related.append(list(by_id.values()))
     return OnePage(
-        found,
+        [row for row in rows if row["id"] is not None],
         int(first["total__"] or 0),
         {key: first[f"{key}__"] for key in scalars},
-        related,
     )
 
 
@@ -245,17 +197,14 @@ async def fetch_pages(
     offset: int,
     *,
     totals: Callable[[QueryString], QueryString] | None = None,
-    joined: Sequence[Joined] = (),
 ) -> PageRows:
     """The same page for each of ``parent_ids`` (rows whose ``parent`` column holds the id), and
     each parent's count, however many parents there are: one statement on PostgreSQL, two on
     SQLite. ``totals`` (given the condition selecting the parents) is the statement reading the
-    counts instead of counting them (``db/counts.py``). The ``joined`` relations are read in the
-    same statement for a single parent on PostgreSQL (the root's page in GraphQL), and not at
-    all otherwise: the caller then reads them its usual way."""
+    counts instead of counting them (``db/counts.py``)."""
     ids = list(dict.fromkeys(parent_ids))
     if not ids:
-        return PageRows({}, [[] for _ in joined])
+        return {}
     name = table._meta.tablename
     where = _all(conditions)
     within = in_list(parent, ids, table)
@@ -271,7 +220,7 @@ async def fetch_pages(
     )
     if _is_postgres(table) and len(ids) == 1:
         # One parent (the page under a root lookup, GraphQL's commonest): the plain page, whose
-        # plan PostgreSQL keeps, with the parent's total and the joined relations.
+        # plan PostgreSQL keeps, with the parent's total.
         one = await fetch_page(
             table,
             [condition(f'"{parent}" = {{}}', ids[0]), where],
@@ -279,32 +228,28 @@ async def fetch_pages(
             limit,
             offset,
             total=counted,
-            joined=joined,
         )
-        return PageRows({ids[0]: (one.rows, one.total)}, one.joined)
+        return {ids[0]: (one.rows, one.total)}
     if _is_postgres(table):
-        return PageRows(
-            _pages_by_parent(
-                ids,
-                await _rows(
-                    table,
-                    QueryString(
-                        f"WITH totals AS ({{}}) "
-                        f'SELECT parents.id AS "parent__", totals.total AS "total__", page.* '
-                        f"FROM unnest({{}}::uuid[]) WITH ORDINALITY AS parents(id, position) "
-                        f"LEFT JOIN totals ON totals.parent = parents.id "
-                        f'LEFT JOIN LATERAL (SELECT * FROM "{name}" WHERE "{parent}" = parents.id '
-                        f"AND {{}} ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}) AS page ON TRUE "
-                        f"ORDER BY parents.position, {order.sql('page')}",
-                        counted,
-                        ids,
-                        where,
-                        limit,
-                        offset,
-                    ),
+        return _pages_by_parent(
+            ids,
+            await _rows(
+                table,
+                QueryString(
+                    f"WITH totals AS ({{}}) "
+                    f'SELECT parents.id AS "parent__", totals.total AS "total__", page.* '
+                    f"FROM unnest({{}}::uuid[]) WITH ORDINALITY AS parents(id, position) "
+                    f"LEFT JOIN totals ON totals.parent = parents.id "
+                    f'LEFT JOIN LATERAL (SELECT * FROM "{name}" WHERE "{parent}" = parents.id '
+                    f"AND {{}} ORDER BY {order.sql()} LIMIT {{}} OFFSET {{}}) AS page ON TRUE "
+                    f"ORDER BY parents.position, {order.sql('page')}",
+                    counted,
+                    ids,
+                    where,
+                    limit,
+                    offset,
                 ),
             ),
-            [[] for _ in joined],
         )
     rows = await _rows(
         table,
@@ -322,31 +267,9 @@ async def fetch_pages(
     grouped: dict[Any, list[Row]] = {parent_id: [] for parent_id in ids}
     for row in rows:
         grouped[row[parent]].append(row)
-    return PageRows(
-        {
-            parent_id: (found, found_totals.get(parent_id, 0))
-            for parent_id, found in grouped.items()
-        },
-        [[] for _ in joined],
-    )
-
-
-@functools.cache
-def _joined_columns(
-    table: type[Table], number: int
-) -> tuple[str, tuple[tuple[str, str], ...], str]:
-    """The alias of the ``number``-th joined table, its (prefixed name, column) pairs, and the
-    select list naming them (made once per table and position)."""
-    alias = f"j{number}"
-    named = tuple(
-        (f"{alias}__{column._meta.db_column_name}", column._meta.db_column_name)
-        for column in table._meta.columns
-    )
-    return (
-        alias,
-        named,
-        "".join(f', {alias}."{column}" AS "{prefixed}"' for prefixed, column in named),
-    )
+    return {
+        parent_id: (found, found_totals.get(parent_id, 0)) for parent_id, found in grouped.items()
+    }
 
 
 def _pages_by_parent(ids: list[Any], rows: list[Row]) -> dict[Any, tuple[list[Row], int]]:

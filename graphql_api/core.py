@@ -21,21 +21,17 @@ from __future__ import annotations
 from asyncio import Future, wait
 from collections.abc import Callable
 from typing import Any, NamedTuple
-from uuid import UUID
 
 import strawberry
 from graphql import (
     ASTValidationRule,
-    GraphQLBoolean,
     GraphQLField,
-    GraphQLID,
     GraphQLLeafType,
     GraphQLList,
     GraphQLObjectType,
     GraphQLResolveInfo,
     GraphQLScalarType,
     GraphQLSchema,
-    GraphQLString,
     Undefined,
     get_argument_values,
     get_nullable_type,
@@ -82,17 +78,6 @@ dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list bef
 the items. ``graphql_api.scopes.relation`` and ``graphql_api.scopes.direct_field`` make such
 fields."""
 
-JOINABLE = "joinable"
-"""The key, in the ``metadata`` of a field with a direct resolver that reads one related record
-by an id its source holds, of what a page may read with its items instead: an opaque value
-handed to the resolvers that take ``joined`` (``graphql_api.scopes.relation`` sets it)."""
-
-TAKES_JOINED = "takes_joined"
-"""The key, in a direct resolver's field ``metadata``, saying that it takes ``joined``: the
-:data:`JOINABLE` values of the relations selected on the items of the lists it answers (a page's
-``items { order { ... } }``), so that it can read them with the items. It must answer the same
-with ``joined`` empty, which is what it gets when Strawberry calls it."""
-
 Direct = Callable[..., Any]
 
 
@@ -100,34 +85,20 @@ class DirectResolver:
     """A graphql-core field resolver calling a direct resolver with the operation's context and
     the arguments under their Python names (``names``: GraphQL name -> Python name)."""
 
-    __slots__ = ("direct", "joinable", "names", "takes_joined")
+    __slots__ = ("direct", "names")
 
-    def __init__(
-        self,
-        direct: Direct,
-        names: dict[str, str] | None = None,
-        *,
-        joinable: Any = None,
-        takes_joined: bool = False,
-    ) -> None:
+    def __init__(self, direct: Direct, names: dict[str, str] | None = None) -> None:
         self.direct = direct
         self.names = names or {}
-        self.joinable = joinable
-        self.takes_joined = takes_joined
 
     def __call__(self, source: Any, info: GraphQLResolveInfo[Any], **arguments: Any) -> Any:
         return self.call(source, info.context, arguments)
 
-    def call(
-        self, source: Any, context: Any, arguments: dict[str, Any], joined: tuple[Any, ...] = ()
-    ) -> Any:
-        if not arguments and not joined:
+    def call(self, source: Any, context: Any, arguments: dict[str, Any]) -> Any:
+        if not arguments:
             return self.direct(source, context)
         names = self.names
-        named = {names[name]: value for name, value in arguments.items()}
-        if joined:
-            named["joined"] = joined
-        return self.direct(source, context, **named)
+        return self.direct(source, context, **{names[name]: v for name, v in arguments.items()})
 
 
 def _definition(field: Any) -> Any:
@@ -154,34 +125,16 @@ def install_direct_resolvers(schema: strawberry.Schema) -> None:
                         f"{named.name}.{name}: a direct resolver takes scalar arguments only"
                     )
             names = {names_of(argument): argument.python_name for argument in definition.arguments}
-            field.resolve = DirectResolver(
-                direct,
-                names,
-                joinable=metadata.get(JOINABLE),
-                takes_joined=bool(metadata.get(TAKES_JOINED)),
-            )
+            field.resolve = DirectResolver(direct, names)
 
 
 class _Attribute(NamedTuple):
-    """A plain attribute field of a leaf type: read ``name``, coerce with ``coerce``; a value of
-    exactly the class ``same`` is its own coercion, one of exactly the class ``text`` coerces to
-    its ``str`` (what graphql-core's ``String``, ``Boolean`` and ``ID`` do with them)."""
+    """A plain attribute field of a leaf type: read ``name``, coerce with ``coerce`` (the type's
+    own ``coerce_output_value``)."""
 
     name: str
     coerce: Any
     non_null: bool
-    same: type | None = None
-    text: type | None = None
-
-
-_PASSED_THROUGH: dict[GraphQLLeafType, tuple[type, type | None]] = {
-    GraphQLString: (str, None),
-    GraphQLBoolean: (bool, None),
-    GraphQLID: (str, UUID),
-}
-"""graphql-core's scalars whose ``serialize`` returns a value of one class unchanged (a ``str``
-as a ``String`` or an ``ID``, a ``bool`` as a ``Boolean``), and an ``ID`` of a UUID as its
-``str``: the executor does so without the call."""
 
 
 class _Relation(NamedTuple):
@@ -236,8 +189,7 @@ def _field_shortcuts(
     if not is_leaf_type(leaf):
         return None, None
     assert isinstance(leaf, GraphQLLeafType)
-    same, text = _PASSED_THROUGH.get(leaf) or (None, None)
-    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null, same, text), None
+    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
 
 
 _FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], tuple[_Attribute | None, _Relation | None]]
@@ -286,7 +238,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         # the entry so that its id is not reused during the operation.
         self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
         self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
-        self._joined: dict[int, tuple[Any, tuple[Any, ...]]] = {}
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
         key = (parent_type, id(grouped_field_set))
@@ -330,12 +281,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 if attribute is not None:
                     try:
                         value = getattr(source_value, attribute.name)
-                        if value.__class__ is attribute.same:
-                            results[name] = value
-                            continue
-                        if value.__class__ is attribute.text:
-                            results[name] = str(value)
-                            continue
                         if value is None:
                             if not attribute.non_null:
                                 results[name] = None
@@ -404,12 +349,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 if relation.field.args
                 else {}
             )
-            joined = (
-                self._joined_below(relation.object_type, collected.grouped_field_set)
-                if relation.resolver.takes_joined
-                else ()
-            )
-            value = relation.resolver.call(source, self.context_value, arguments, joined)
+            value = relation.resolver.call(source, self.context_value, arguments)
         except Exception:
             return _ORDINARY
         if value is None:
@@ -439,32 +379,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 return None
 
         return await_completed()
-
-    def _joined_below(
-        self, object_type: GraphQLObjectType, grouped_field_set: Any
-    ) -> tuple[Any, ...]:
-        """The :data:`JOINABLE` values of the relations selected on the items of the lists of
-        objects in ``grouped_field_set`` (a page's ``items``), once per selection."""
-        known = self._joined.get(id(grouped_field_set))
-        if known is None:
-            found: dict[Any, None] = {}
-            for details in grouped_field_set.values():
-                field = self.schema.get_field(object_type, details[0].node.name.value)
-                listed = get_nullable_type(field.type) if field is not None else None
-                if not isinstance(listed, GraphQLList):
-                    continue
-                item_type = get_nullable_type(listed.of_type)
-                if not isinstance(item_type, GraphQLObjectType):
-                    continue
-                items = self.collect_subfields(item_type, details).grouped_field_set
-                for item_details in items.values():
-                    item_field = self.schema.get_field(item_type, item_details[0].node.name.value)
-                    resolve = item_field.resolve if item_field is not None else None
-                    if isinstance(resolve, DirectResolver) and resolve.joinable is not None:
-                        found[resolve.joinable] = None
-            known = (grouped_field_set, tuple(found))
-            self._joined[id(grouped_field_set)] = known
-        return known[1]
 
     async def _related_awaited(
         self,

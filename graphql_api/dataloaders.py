@@ -72,9 +72,7 @@ class Loaders:
         return self._by_ids[service]
 
     def pages(self, resource: Resource[Any], parent: str) -> DataLoader[PageKey, Page[Any]]:
-        """Pages of ``resource`` per ``parent`` id, batched by equal list arguments; the records
-        of the relations read with them (the ``joined`` argument) are put into their record
-        loaders, where the items' relations find them."""
+        """Pages of ``resource`` per ``parent`` id, batched by equal list arguments."""
         if (resource, parent) not in self._pages:
 
             async def load(keys: list[PageKey]) -> list[Any]:
@@ -83,15 +81,12 @@ class Loaders:
                     parents.setdefault(args, []).append(parent_id)
                 results: dict[PageKey, Any] = {}
                 for args, ids in parents.items():
+                    pages: dict[UUID, Any]
                     try:
                         arguments: dict[str, Any] = dict(args)
-                        found = await resource.pages(self.principal, parent, ids, **arguments)
+                        pages = dict(await resource.pages(self.principal, parent, ids, **arguments))
                     except DomainError as error:
-                        pages: dict[UUID, Any] = dict.fromkeys(ids, error)
-                    else:
-                        pages = dict(found.by_parent)
-                        for other, records in found.related.items():
-                            self.records(other).prime_many(records)
+                        pages = dict.fromkeys(ids, error)
                     results.update(((parent_id, args), pages[parent_id]) for parent_id in ids)
                 return [results[key] for key in keys]
 

@@ -25,7 +25,7 @@ from app.resources import Filter, Resource
 from graphql_api.context import Context, Info, principal_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type
-from graphql_api.scopes import Joined, direct_field, field
+from graphql_api.scopes import direct_field, field
 
 T = TypeVar("T")
 
@@ -138,8 +138,7 @@ def root_list(
 def nested_list(resource: Resource[Any], parent: str, description: str = "") -> Any:
     """A field of the type of ``parent``'s records: the page of ``resource``'s records whose
     ``parent`` column holds the record's id, asked of the request's page loader with the pages
-    of every other record of the response (one batch), and with the relations its items select
-    (``joined``, ``graphql_api.scopes.direct_field``).
+    of every other record of the response (one batch).
 
     Its items' type may be declared further down the calling module (``Event.tickets`` before
     ``Ticket``), so the items' type is named lazily (the record's name, in that module), and
@@ -149,8 +148,8 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
     assert caller is not None, "nested_list reads where it is called from (CPython's frames)"
     module = caller.f_globals["__name__"]
 
-    def resolve(self: Any, context: Context, joined: Joined = (), **arguments: Any) -> Any:
-        args = list_args(joined=joined, **arguments)
+    def resolve(self: Any, context: Context, **arguments: Any) -> Any:
+        args = list_args(**arguments)
         return context.loaders.pages(resource, parent).load((self.id, args))
 
     # Strawberry reads the arguments from __signature__ (PEP 362); mypy knows none on functions.
@@ -161,9 +160,8 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
                 "context", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Context
             ),
             *_arguments(resource, after=False, leave_out=parent),
-            inspect.Parameter("joined", _KEYWORD, default=(), annotation=Joined),
         ],
         return_annotation=_page_of(_lazy(resource.record.__name__, module)),
     )
-    resolve.__annotations__ = {"context": Context, "joined": Joined}
+    resolve.__annotations__ = {"context": Context}
     return direct_field(resource, description)(resolve)

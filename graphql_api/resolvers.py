@@ -350,8 +350,8 @@ class Mutation:
 
     @mutation(
         timeslots.delete_timeslot,
-        "CONFLICT when orders were placed for it (cancelled ones too) or when a scanner profile "
-        "names it; the message says which.",
+        "CONFLICT when orders were placed for it (cancelled ones too), when places of it are "
+        "held, or when a scanner profile names it; the message says which.",
     )
     async def delete_timeslot(self, info: Info, input: TimeslotIdInput) -> Deleted | None:
         return await timeslots.delete_timeslot(principal_of(info), parse_id(input.id, "id"))

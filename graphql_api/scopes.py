@@ -21,7 +21,7 @@ from strawberry.types.field import StrawberryField
 from app.principal import scope_of
 from app.resources import Resource
 from graphql_api.context import Context, Info
-from graphql_api.core import DIRECT_RESOLVER, JOINABLE, TAKES_JOINED
+from graphql_api.core import DIRECT_RESOLVER
 
 SERVICE_METADATA = "service"
 """The key of a field's metadata holding its service operation (read by the scope test)."""
@@ -94,7 +94,6 @@ def relation(service: Resource[Any], key: str, description: str = "") -> Any:
 
     options = _options(service, description)
     options["metadata"][DIRECT_RESOLVER] = direct
-    options["metadata"][JOINABLE] = (key, service)
     return strawberry.field(resolver=resolve, **options)
 
 
@@ -107,11 +106,7 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
     after the scope check, without Strawberry's resolver wrapper: no info object, no argument
     conversion, no extension chain, which on the hot path of a page cost more than the resolver
     itself. Strawberry sees a resolver with the same arguments taking an info, so the field, its
-    declaration and the schema are the same as with :func:`field`.
-
-    A resolver of a page may also take ``joined: Joined = ()``, which is not an argument of the
-    field: the (key, resource) of each relation (:func:`relation`) selected on the page's items,
-    to be read with them (``app.resources.Resource.pages``). Strawberry's own path passes none."""
+    declaration and the schema are the same as with :func:`field`."""
     scope = scope_of(service)
 
     def decorate(resolver: Callable[..., Any]) -> StrawberryField:
@@ -125,7 +120,6 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
 
         functools.update_wrapper(resolve, resolver)
         signature = inspect.signature(resolver)
-        takes_joined = "joined" in signature.parameters
         # Strawberry reads the arguments from __signature__ (PEP 362), mypy knows none on functions.
         resolve.__signature__ = signature.replace(  # type: ignore[attr-defined]
             parameters=[
@@ -133,24 +127,17 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
                 if parameter.name == "context"
                 else parameter
                 for parameter in signature.parameters.values()
-                if parameter.name != "joined"
             ]
         )
         annotations = dict(resolver.__annotations__)
         annotations.pop("context", None)
-        annotations.pop("joined", None)
         resolve.__annotations__ = {"info": Info, **annotations}
         options = _options(service, description)
         options["metadata"][DIRECT_RESOLVER] = direct
-        options["metadata"][TAKES_JOINED] = takes_joined
         made: StrawberryField = strawberry.field(resolver=resolve, **options)
         return made
 
     return decorate
-
-
-Joined = tuple[tuple[str, Resource[Any]], ...]
-"""What a page's resolver taking ``joined`` receives (:func:`direct_field`)."""
 
 
 def mutation(service: Any, description: str = "") -> FieldDecorator:

@@ -226,8 +226,8 @@ class EventController(Controller):
             "Delete a timeslot",
             service=timeslots.delete_timeslot,
             errors=(400, 403, 404, 409),
-            text="409 when orders were placed for it (cancelled ones too) or when a scanner "
-            "profile names it; the problem's `detail` says which.",
+            text="409 when orders were placed for it (cancelled ones too), when places of it "
+            "are held, or when a scanner profile names it; the problem's `detail` says which.",
         ),
     )
     async def delete_timeslot(

@@ -24,6 +24,7 @@ from app.errors import InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.schemas.request_log import RequestLogRecord
 from app.timeutil import utcnow
+from db import request_log as db_request_log
 from db.tables import ApiKey, RequestLogEntry
 
 KEEP = 1000
@@ -33,17 +34,6 @@ PRUNE_EVERY = 60.0
 BATCH = 500
 """Entries per INSERT."""
 STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
-COLUMNS = (
-    "id, organization_id, credential_id, method, path, status, duration_ms, request_id, "
-    "idempotency_key, created_at"
-)
-PRUNE_CREDENTIAL = """
-    DELETE FROM request_log WHERE credential_id = {} AND created_at < (
-        SELECT created_at FROM request_log WHERE credential_id = {}
-        ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET {})"""
-"""Keep a credential's newest :data:`KEEP` entries (its index, newest first)."""
-PRUNE_OLD = "DELETE FROM request_log WHERE created_at < {}"
-
 logger = logging.getLogger("ticketing.request_log")
 
 
@@ -96,32 +86,31 @@ class RequestLog:
         for credential in credentials:
             if now - self._pruned.get(credential, float("-inf")) >= PRUNE_EVERY:
                 self._pruned[credential] = now
-                await RequestLogEntry.raw(PRUNE_CREDENTIAL, credential, credential, KEEP - 1)
+                await db_request_log.prune_credential(credential, KEEP)
         if now - self._old_pruned >= PRUNE_EVERY:
             self._old_pruned = now
             self._pruned = {c: t for c, t in self._pruned.items() if now - t < PRUNE_EVERY}
-            await RequestLogEntry.raw(PRUNE_OLD, utcnow() - KEEP_FOR)
+            await db_request_log.prune_older_than(utcnow() - KEEP_FOR)
 
 
 async def _insert(noted: list[Noted]) -> None:
-    rows = ", ".join("({}, {}, {}, {}, {}, {}, {}, {}, {}, {})" for _ in noted)
-    values = [
-        value
-        for entry in noted
-        for value in (
-            uuid4(),
-            entry.organization_id,
-            entry.credential_id,
-            entry.method,
-            entry.path[:500],
-            entry.status,
-            entry.duration_ms,
-            entry.request_id[:200],
-            entry.idempotency_key[:255] if entry.idempotency_key else None,
-            entry.at,
-        )
-    ]
-    await RequestLogEntry.raw(f"INSERT INTO request_log ({COLUMNS}) VALUES {rows}", *values)
+    await db_request_log.insert_entries(
+        [
+            (
+                uuid4(),
+                entry.organization_id,
+                entry.credential_id,
+                entry.method,
+                entry.path[:500],
+                entry.status,
+                entry.duration_ms,
+                entry.request_id[:200],
+                entry.idempotency_key[:255] if entry.idempotency_key else None,
+                entry.at,
+            )
+            for entry in noted
+        ]
+    )
 
 
 LOG = RequestLog()

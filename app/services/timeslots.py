@@ -5,10 +5,11 @@ single conditional UPDATE of ``sold`` or ``held`` (``db.holds``); lowering it is
 conditional UPDATE too (``... WHERE sold + held <= new capacity``), so an order and a change of
 capacity are ordered by the row's lock and neither can slip past the other's check.
 
-A timeslot is deleted only while no order was placed for it (orders are never deleted with it)
-and no scanner profile names it (a profile restricted to it would be left admitting every
-timeslot). The deletion locks the row first: an order in flight holds it (its capacity claim), so
-the checks after the lock see every order that got there first, and a later one finds it gone.
+A timeslot is deleted only while no order was placed for it (orders are never deleted with it),
+no places of it are held for buyers, and no scanner profile names it (a profile restricted to it
+would be left admitting every timeslot). The deletion locks the row first: an order in flight
+holds a key-share lock on it and a hold is taken by a statement that updates it, so the checks
+after the lock see every order and hold that got there first, and a later one finds it gone.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from app.schemas.events import Deleted, Timeslot, TimeslotCreate, TimeslotUpdate
 from app.services.events import require_event
 from app.services.scanners import refuse_if_profiles_name
 from app.services.ticket_types import ticket_types_by_id
-from app.timeutil import require_offset
+from app.timeutil import require_offset, utcnow
+from db import holds
 from db.lists import Row
 from db.locks import locked
 from db.tables import Event, Order, TimeslotTicketType
@@ -216,6 +218,12 @@ async def delete_timeslot(
             raise Conflict(
                 f"{ordered} orders were placed for this timeslot ({found[0]['sold']} tickets "
                 "sold, cancelled orders count: they are kept); it cannot be deleted"
+            )
+        held = await holds.figures(principal.organization_id, utcnow(), timeslot_ids=[timeslot_id])
+        if held and held[0]["held"] > 0:
+            raise Conflict(
+                f"{held[0]['held']} places of this timeslot are held for buyers; it can be "
+                "deleted once their holds are released or have expired"
             )
         await refuse_if_profiles_name("timeslot_ids", timeslot_id, "timeslot")
         await TimeslotTable.delete().where(TimeslotTable.id == timeslot_id)

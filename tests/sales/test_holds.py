@@ -126,6 +126,18 @@ async def test_capacity_cannot_go_below_what_is_held(client: AsyncClient, tenant
     ok(await client.patch(path, json={"total_available": 3}, headers=tenant.headers))
 
 
+async def test_a_timeslot_with_places_held_is_not_deleted(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    venue = await create_venue(client, tenant, capacity=5)
+    hold = ok(await client.post("/holds", json=hold_body(venue, 2), headers=tenant.headers), 201)
+    path = f"/events/{venue.event['id']}/timeslots/{venue.timeslot['id']}"
+    refused = problem(await client.delete(path, headers=tenant.headers), 409)
+    assert "2 places of this timeslot are held" in refused["detail"]
+    await expire(hold["id"])
+    ok(await client.delete(path, headers=tenant.headers))
+
+
 async def test_bad_holds_are_refused_clearly(
     client: AsyncClient, tenant: Tenant, other_tenant: Tenant
 ) -> None:

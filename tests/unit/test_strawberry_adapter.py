@@ -14,8 +14,6 @@ from strawberry.extensions import SchemaExtension
 
 from graphql_api.core import (
     DIRECT_RESOLVER,
-    JOINABLE,
-    TAKES_JOINED,
     DirectResolver,
     PlainFieldsExecutor,
     core_schema,
@@ -282,75 +280,6 @@ async def test_a_list_loads_its_items_relations_at_once_and_answers_as_before() 
     ]
     assert batches == [[1, 2, 3]]
     assert waited == []
-
-
-@strawberry.type
-class JoinablePet:
-    name: str
-    owner_id: strawberry.Private[int]
-
-    @strawberry.field(metadata={DIRECT_RESOLVER: _owner_of, JOINABLE: "owners"})
-    def owner(self, info: strawberry.Info) -> Owner | None:
-        return _owner_of(self, info.context)  # type: ignore[no-any-return]
-
-
-@strawberry.type
-class PetPage:
-    items: list[JoinablePet]
-    total: int
-
-
-def _pet_page(
-    source: Any, context: dict[str, Any], *, limit: int | None = None, joined: tuple[Any, ...] = ()
-) -> PetPage:
-    """A page's direct resolver taking ``joined``: it records what it was asked to read with
-    the items."""
-    context["joined"].append(joined)
-    pets = [JoinablePet(name=name, owner_id=owner) for name, owner in [("a", 1), ("b", 3)]]
-    return PetPage(items=pets[:limit], total=2)
-
-
-@strawberry.type
-class PetPageQuery:
-    @strawberry.field(metadata={DIRECT_RESOLVER: _pet_page, TAKES_JOINED: True})
-    def page(self, info: strawberry.Info, limit: int | None = None) -> PetPage | None:
-        return _pet_page(self, info.context, limit=limit)
-
-
-async def test_a_page_is_told_which_relations_its_items_select() -> None:
-    """The executor hands a direct resolver taking ``joined`` the relations selected on the
-    items of its lists, once per selection; Strawberry's own path hands it none; the answers
-    are the same."""
-    from strawberry.dataloader import DataLoader
-
-    async def load(ids: list[int]) -> list[Any]:
-        return [Owner(name=f"owner {i}") for i in ids]
-
-    ordinary = strawberry.Schema(query=PetPageQuery)
-    direct = strawberry.Schema(query=PetPageQuery, execution_context_class=PlainFieldsExecutor)
-    install_direct_resolvers(direct)
-    assert "joined" not in core_schema(direct).get_type("PetPageQuery").fields["page"].args  # type: ignore[union-attr]
-    seen = {}
-    for schema in (ordinary, direct):
-        for query in (
-            "{ page { total items { name owner { name } } } }",
-            "{ page(limit: 1) { items { name } } }",
-            "{ a: page { items { owner { name } } } b: page { total } }",
-        ):
-            context = {"owners": DataLoader(load_fn=load), "joined": []}
-            result = await schema.execute(query, context_value=context)
-            assert not result.errors, result.errors
-            seen[(schema is direct, query)] = (result.data, context["joined"])
-    for (is_direct, query), (data, joined) in seen.items():
-        assert data == seen[(False, query)][0]
-        if not is_direct:
-            assert all(asked == () for asked in joined)
-    assert seen[(True, "{ page { total items { name owner { name } } } }")][1] == [("owners",)]
-    assert seen[(True, "{ page(limit: 1) { items { name } } }")][1] == [()]
-    assert seen[(True, "{ a: page { items { owner { name } } } b: page { total } }")][1] == [
-        ("owners",),
-        (),
-    ]
 
 
 def _shelf(source: Any, context: dict[str, Any], *, first_word: str, count: int | None) -> Any:
