@@ -17,6 +17,7 @@ import asyncio
 import json
 import os
 import re
+import sqlite3
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -137,6 +138,9 @@ async def test_the_quick_start_ends_with_a_verified_order_confirmed(tmp_path: Pa
         await handler.wait_for_log(f"{prefix}{made['order_id']}", within=30)
         assert "refused" not in handler.log()
         await readme_client_runs(tmp_path, environment)
+    with sqlite3.connect(tmp_path / "quickstart.sqlite3") as database:
+        logged = database.execute("SELECT method, path, status FROM request_log").fetchall()
+    assert ("POST", "/orders", 201) in logged, logged  # the request log works on SQLite too
 
 
 async def readme_client_runs(directory: Path, environment: dict[str, str]) -> None:

@@ -140,7 +140,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a timeslot
-         * @description 409 when orders were placed for it (cancelled ones too) or when a scanner profile names it; the problem's `detail` says which.
+         * @description 409 when orders were placed for it (cancelled ones too), when places of it are held, or when a scanner profile names it; the problem's `detail` says which.
          *
          *     Scope: `events.write`.
          */
@@ -307,7 +307,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Creates a pending order with valid tickets. 409 when the timeslot has fewer tickets left than asked for. Emits `order.created`.
+         * @description Creates a pending order with valid tickets: outright (`event_id`, `event_timeslot_id`, `tickets`), or from a hold (`hold_id`; `tickets` left out or naming exactly the held ticket types), which takes the held places and converts the hold. 409 `/problems/sold-out` when the timeslot has fewer places left than asked for; 409 `/problems/hold-unavailable` when the hold expired, was released or converted. Emits `order.created`.
          *
          *     Scope: `orders.write`.
          */

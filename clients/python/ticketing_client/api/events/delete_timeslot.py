@@ -91,8 +91,8 @@ def sync_detailed(
 ) -> Response[Deleted | Problem]:
     """Delete a timeslot
 
-     409 when orders were placed for it (cancelled ones too) or when a scanner profile names it; the
-    problem's `detail` says which.
+     409 when orders were placed for it (cancelled ones too), when places of it are held, or when a
+    scanner profile names it; the problem's `detail` says which.
 
     Scope: `events.write`.
 
@@ -128,8 +128,8 @@ def sync(
 ) -> Deleted | Problem | None:
     """Delete a timeslot
 
-     409 when orders were placed for it (cancelled ones too) or when a scanner profile names it; the
-    problem's `detail` says which.
+     409 when orders were placed for it (cancelled ones too), when places of it are held, or when a
+    scanner profile names it; the problem's `detail` says which.
 
     Scope: `events.write`.
 
@@ -160,8 +160,8 @@ async def asyncio_detailed(
 ) -> Response[Deleted | Problem]:
     """Delete a timeslot
 
-     409 when orders were placed for it (cancelled ones too) or when a scanner profile names it; the
-    problem's `detail` says which.
+     409 when orders were placed for it (cancelled ones too), when places of it are held, or when a
+    scanner profile names it; the problem's `detail` says which.
 
     Scope: `events.write`.
 
@@ -195,8 +195,8 @@ async def asyncio(
 ) -> Deleted | Problem | None:
     """Delete a timeslot
 
-     409 when orders were placed for it (cancelled ones too) or when a scanner profile names it; the
-    problem's `detail` says which.
+     409 when orders were placed for it (cancelled ones too), when places of it are held, or when a
+    scanner profile names it; the problem's `detail` says which.
 
     Scope: `events.write`.
 

@@ -111,8 +111,11 @@ def sync_detailed(
 ) -> Response[Order | Problem]:
     """Place an order
 
-     Creates a pending order with valid tickets. 409 when the timeslot has fewer tickets left than asked
-    for. Emits `order.created`.
+     Creates a pending order with valid tickets: outright (`event_id`, `event_timeslot_id`, `tickets`),
+    or from a hold (`hold_id`; `tickets` left out or naming exactly the held ticket types), which takes
+    the held places and converts the hold. 409 `/problems/sold-out` when the timeslot has fewer places
+    left than asked for; 409 `/problems/hold-unavailable` when the hold expired, was released or
+    converted. Emits `order.created`.
 
     Scope: `orders.write`.
 
@@ -148,8 +151,11 @@ def sync(
 ) -> Order | Problem | None:
     """Place an order
 
-     Creates a pending order with valid tickets. 409 when the timeslot has fewer tickets left than asked
-    for. Emits `order.created`.
+     Creates a pending order with valid tickets: outright (`event_id`, `event_timeslot_id`, `tickets`),
+    or from a hold (`hold_id`; `tickets` left out or naming exactly the held ticket types), which takes
+    the held places and converts the hold. 409 `/problems/sold-out` when the timeslot has fewer places
+    left than asked for; 409 `/problems/hold-unavailable` when the hold expired, was released or
+    converted. Emits `order.created`.
 
     Scope: `orders.write`.
 
@@ -180,8 +186,11 @@ async def asyncio_detailed(
 ) -> Response[Order | Problem]:
     """Place an order
 
-     Creates a pending order with valid tickets. 409 when the timeslot has fewer tickets left than asked
-    for. Emits `order.created`.
+     Creates a pending order with valid tickets: outright (`event_id`, `event_timeslot_id`, `tickets`),
+    or from a hold (`hold_id`; `tickets` left out or naming exactly the held ticket types), which takes
+    the held places and converts the hold. 409 `/problems/sold-out` when the timeslot has fewer places
+    left than asked for; 409 `/problems/hold-unavailable` when the hold expired, was released or
+    converted. Emits `order.created`.
 
     Scope: `orders.write`.
 
@@ -215,8 +224,11 @@ async def asyncio(
 ) -> Order | Problem | None:
     """Place an order
 
-     Creates a pending order with valid tickets. 409 when the timeslot has fewer tickets left than asked
-    for. Emits `order.created`.
+     Creates a pending order with valid tickets: outright (`event_id`, `event_timeslot_id`, `tickets`),
+    or from a hold (`hold_id`; `tickets` left out or naming exactly the held ticket types), which takes
+    the held places and converts the hold. 409 `/problems/sold-out` when the timeslot has fewer places
+    left than asked for; 409 `/problems/hold-unavailable` when the hold expired, was released or
+    converted. Emits `order.created`.
 
     Scope: `orders.write`.
 
