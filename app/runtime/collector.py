@@ -7,7 +7,7 @@ the schema, the modules and the pools included. A GraphQL page allocates thousan
 outlive a young collection and are promoted, so that under load the full collections walk an
 ever larger heap: a server process spent 4 to 7.5 ms of CPU per GraphQL page, varying from
 second to second, against 3.7 to 4.2 ms with the collector tuned (``bench/graphql_page.py``,
-docs/decisions.md "GraphQL speed").
+docs/decisions.md "GraphQL execution").
 
 Tuned, the objects made while starting (modules, schema, settings) are frozen out of every
 collection (``gc.freeze``, as the Python documentation suggests for servers), and the

@@ -46,7 +46,7 @@ METADATA_VALUE_SCHEMA: dict[str, Any] = {
 """The OpenAPI schema of a metadata value: what :func:`check_metadata` enforces, in words. Any
 JSON value as far as the schema goes: a schema of its nesting refers to itself through a union,
 which SDK generators (openapi-python-client) cannot turn into types, so they dropped
-``POST /orders`` altogether (docs/decisions.md, "SDKs")."""
+``POST /orders`` altogether (docs/decisions.md, "Names in the OpenAPI document")."""
 Metadata = Annotated[
     dict[str, Any],
     msgspec.Meta(
