@@ -22,6 +22,7 @@ from app.runtime.live import serving_hub
 from app.runtime.logging import configure_logging
 from app.runtime.observability import sample_pool_usage
 from app.runtime.readiness import MigrationGate, ReadinessProbe
+from app.services import request_log
 from app.services.oauth.dev_provider import DevProvider
 from app.settings import Settings, get_settings
 from dashboard import PATH as DASHBOARD_PATH
@@ -97,6 +98,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None =
             yield
         finally:
             await probe.aclose()
+            await request_log.LOG.flush()
             await stop_engine(engine)
 
     @asynccontextmanager

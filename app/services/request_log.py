@@ -25,6 +25,7 @@ from app.principal import Principal, requires
 from app.schemas.request_log import RequestLogRecord
 from app.timeutil import utcnow
 from db import request_log as db_request_log
+from db.availability import unavailable
 from db.tables import ApiKey, RequestLogEntry
 
 KEEP = 1000
@@ -75,8 +76,11 @@ class RequestLog:
                 noted, self._noted = self._noted[:BATCH], self._noted[BATCH:]
                 await _insert(noted)
                 await self._prune({entry.credential_id for entry in noted})
-        except Exception:
-            logger.warning("could not write the request log", exc_info=True)
+        except Exception as error:
+            # A database going away (or closing at shutdown) is one line, as everywhere else.
+            logger.warning(
+                "could not write the request log: %s", error, exc_info=not unavailable(error)
+            )
             self._noted.clear()
         finally:
             self._writer = None
