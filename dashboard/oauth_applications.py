@@ -106,28 +106,31 @@ async def revoke_authorization(
 
 
 APPLICATION = f"{PATH}/{{client_id:str}}"
+ClientId = Annotated[str, PathParameter()]
 
 
 @post(f"{APPLICATION}/disable", status_code=303)
-async def disable_application(request: Request[Any, Any, Any], client_id: str) -> Response[Any]:
+async def disable_application(
+    request: Request[Any, Any, Any], client_id: ClientId
+) -> Response[Any]:
     await applications.set_application_disabled(principal_of(request), client_id, True)
     return redirect(PATH, "disabled")
 
 
 @post(f"{APPLICATION}/enable", status_code=303)
-async def enable_application(request: Request[Any, Any, Any], client_id: str) -> Response[Any]:
+async def enable_application(request: Request[Any, Any, Any], client_id: ClientId) -> Response[Any]:
     await applications.set_application_disabled(principal_of(request), client_id, False)
     return redirect(PATH, "enabled")
 
 
 @post(f"{APPLICATION}/delete", status_code=303)
-async def delete_application(request: Request[Any, Any, Any], client_id: str) -> Response[Any]:
+async def delete_application(request: Request[Any, Any, Any], client_id: ClientId) -> Response[Any]:
     await applications.delete_application(principal_of(request), client_id)
     return redirect(PATH, "deleted")
 
 
 @post(f"{APPLICATION}/rotate-secret", status_code=200)
-async def rotate_secret(request: Request[Any, Any, Any], client_id: str) -> Template:
+async def rotate_secret(request: Request[Any, Any, Any], client_id: ClientId) -> Template:
     """Answers with the page itself: the new secret is shown this once."""
     principal = principal_of(request)
     secret = await applications.rotate_application_secret(principal, client_id)
