@@ -34,6 +34,8 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             data_container=Problem,
             description=ERROR_DESCRIPTIONS[status],
             media_type=PROBLEM_MEDIA_TYPE,
+            # Litestar would fill examples with random text, different at each generation.
+            generate_examples=False,
         )
         for status in sorted({401, 429, *statuses})
     }

@@ -46,8 +46,12 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 TOKEN_ERRORS = {
-    400: ResponseSpec(TokenError, description="RFC 6749 section 5.2 error"),
-    401: ResponseSpec(TokenError, description="invalid_client (HTTP Basic was sent)"),
+    400: ResponseSpec(
+        TokenError, description="RFC 6749 section 5.2 error", generate_examples=False
+    ),
+    401: ResponseSpec(
+        TokenError, description="invalid_client (HTTP Basic was sent)", generate_examples=False
+    ),
 }
 
 

@@ -1208,56 +1208,20 @@ export interface components {
          * @enum {string}
          */
         PaymentMethod: "card" | "ideal" | "paypal" | "bank_transfer" | "cash" | "invoice" | "free";
-        /**
-         * Problem
-         * @example {
-         *       "type": "NeNziQYWrbRjKhHKYuQm",
-         *       "title": "vHLBSfRBympIYulANfVE",
-         *       "status": 4707,
-         *       "detail": "sYjSBdQaRrVLsGZikpQm",
-         *       "checks": {
-         *         "mFEvCbabcOYguawIGUCc": "txrbGzKsdnjxheBhfgKP"
-         *       }
-         *     }
-         */
+        /** Problem */
         Problem: {
-            /** @example DwEkQQHiBrmXZcSFtoJx */
             type: string;
-            /** @example JIgNZYFcagWptUqCwdER */
             title: string;
-            /** @example 2562 */
             status: number;
-            /** @example RYmbpFdWetXVhYOwZjsY */
             detail: string;
-            /**
-             * @example [
-             *       {
-             *         "field": "vHsoVSEeCtLViFvDEMpE",
-             *         "message": "HdutFmqCQcDdvDZVPEur"
-             *       }
-             *     ]
-             */
             errors?: components["schemas"]["ProblemFieldError"][] | null;
-            /**
-             * @example {
-             *       "BPewTdWxyxwFswQXAufH": "cSHjwVUDXFiXlEfDRpSu"
-             *     }
-             */
             checks?: {
                 [key: string]: string;
             };
         };
-        /**
-         * ProblemFieldError
-         * @example {
-         *       "field": "RTwdshFRPhSOVrnPxrBB",
-         *       "message": "MqbkVDGbgpSmpeFCZfQi"
-         *     }
-         */
+        /** ProblemFieldError */
         ProblemFieldError: {
-            /** @example xJhBSnpIXjjOrlCcUmnv */
             field: string;
-            /** @example iVzUMZozziJUhCsuKDfY */
             message: string;
         };
         /** RefundCreate */
@@ -1573,17 +1537,9 @@ export interface components {
             total_available?: number;
             ticket_type_ids?: string[];
         };
-        /**
-         * TokenError
-         * @example {
-         *       "error": "IRVLedtxqMNuKkXmitSF",
-         *       "error_description": "JQuXZBMSEgIxSkajitkr"
-         *     }
-         */
+        /** TokenError */
         TokenError: {
-            /** @example QDHNwALGFHBlpJvStIgp */
             error: string;
-            /** @example XChHqWgxJYBtOOVLgZWw */
             error_description?: string | null;
         };
         /** TokenRequest */
