@@ -15,12 +15,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from typing import Any
-from uuid import UUID
 
 from litestar import WebSocket, websocket
 from litestar.exceptions import WebSocketDisconnect
 
 from app.errors import Forbidden, InvalidInput, Unauthenticated
+from app.ids import parse_id
 from app.runtime import stopping
 from app.runtime.rechecks import until_lapsed
 from app.services import listen
@@ -38,10 +38,7 @@ async def listen_socket(socket: WebSocket[Any, Any, Any]) -> None:
     try:
         principal = await authenticate(authorization, settings)
         raw_after = socket.query_params.get("after")
-        try:
-            after = UUID(raw_after) if raw_after else None
-        except ValueError:
-            raise InvalidInput.field("after", "must be an event id") from None
+        after = parse_id(raw_after, "after") if raw_after else None
         kinds = listen.event_kinds(socket.query_params.get("events", ""))
         events = await listen.listen(principal, after, kinds)
     except Unauthenticated as error:
