@@ -202,13 +202,18 @@ async function upload() {
       sent += items.length;
       save();
     }
-    await refresh();
-    $("uploaded").textContent = `${sent} scans uploaded; revocations refreshed.`;
   } catch (error) {
     $("uploaded").textContent = `Upload stopped (${error.message}): `
       + `${door.queue.length} scans kept, ${sent} uploaded.`;
+    return;
   } finally {
     uploading = false;
+  }
+  try {
+    await refresh();
+    $("uploaded").textContent = `${sent} scans uploaded; revocations refreshed.`;
+  } catch (error) {
+    $("uploaded").textContent = `${sent} scans uploaded; could not refresh (${error.message}).`;
   }
 }
 
