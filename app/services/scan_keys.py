@@ -41,7 +41,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from app import signed_codes
-from app.errors import Conflict, InvalidInput, NotFound
+from app.errors import CurrentScanKey, InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.schemas.scan_keys import Revocation, Revocations, ScanKey, ScanKeys
 from app.services import audit
@@ -64,13 +64,6 @@ RESIGN_BATCH = 2_000
 
 P = ParamSpec("P")
 T = TypeVar("T")
-
-
-class CurrentScanKey(Conflict):
-    """The key named is the event's current key, which signs new codes."""
-
-    slug = "current-scan-key"
-    title = "The current scan key cannot be retired"
 
 
 @dataclass(frozen=True, slots=True)
