@@ -21,6 +21,7 @@ from app.resources import Parent, Resource
 from app.schemas.decoding import sent
 from app.schemas.events import Deleted, TicketType, TicketTypeCreate, TicketTypeUpdate
 from app.services.events import require_event
+from app.services.lookup import owned, update_row
 from app.services.scanners import refuse_if_profiles_name
 from app.timeutil import utcnow
 from db.locks import Strength, locked
@@ -55,17 +56,6 @@ async def create_ticket_type(
     return to_record(TicketType, row.to_dict())
 
 
-def _owned(principal: Principal, ticket_type_id: UUID, event_id: UUID | None) -> list[Any]:
-    """The conditions naming the caller's ticket type (of ``event_id`` when given)."""
-    where = [
-        TicketTypeTable.id == ticket_type_id,
-        TicketTypeTable.organization_id == principal.organization_id,
-    ]
-    if event_id is not None:
-        where.append(TicketTypeTable.event_id == event_id)
-    return where
-
-
 @requires("events.write")
 async def update_ticket_type(
     principal: Principal,
@@ -80,17 +70,10 @@ async def update_ticket_type(
     changes = sent(data)
     if "price" in changes:
         changes["price"] = amount(changes["price"], "price")
-    where = _owned(principal, ticket_type_id, event_id)
+    where = owned(TicketTypeTable, ticket_type_id, principal.organization_id, event_id)
     async with transaction():
-        if changes:
-            rows = (
-                await TicketTypeTable.update(**changes)
-                .where(*where)
-                .returning(*TicketTypeTable.all_columns())
-            )
-        else:
-            rows = await TicketTypeTable.select().where(*where)
-        if not rows:
+        row = await update_row(TicketTypeTable, where, changes)
+        if row is None:
             raise NotFound.resource("ticket type", ticket_type_id)
         if "swappable" in changes:
             await Ticket.update(
@@ -100,7 +83,7 @@ async def update_ticket_type(
                 Ticket.status != "cancelled",
                 Ticket.swappable != changes["swappable"],
             )
-    return to_record(TicketType, rows[0])
+    return to_record(TicketType, row)
 
 
 @requires("events.write")
@@ -111,7 +94,7 @@ async def delete_ticket_type(
     async with transaction():
         found = await locked(
             TicketTypeTable.select(TicketTypeTable.id).where(
-                *_owned(principal, ticket_type_id, event_id)
+                *owned(TicketTypeTable, ticket_type_id, principal.organization_id, event_id)
             ),
             "UPDATE",
         )
