@@ -7,13 +7,13 @@ from uuid import UUID
 
 import msgspec
 
-from app.errors import InvalidInput, NotFound
+from app.errors import InvalidInput
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Resource
 from app.schemas.decoding import sent
 from app.schemas.events import Event, EventCreate, EventUpdate
-from app.services.lookup import owned, owned_row, update_row
+from app.services.lookup import owned_row, update_owned
 from app.timeutil import utcnow, with_offsets
 from db.tables import Event as EventTable
 from db.transactions import transaction
@@ -55,10 +55,6 @@ async def update_event(principal: Principal, event_id: UUID, data: EventUpdate) 
     returned row, and a bad one rolls the change back."""
     changes = {**with_offsets(sent(data), "starts_at", "ends_at"), "updated_at": utcnow()}
     async with transaction():
-        row = await update_row(
-            EventTable, owned(EventTable, event_id, principal.organization_id), changes
-        )
-        if row is None:
-            raise NotFound.resource("event", event_id)
+        row = await update_owned(EventTable, event_id, principal.organization_id, "event", changes)
         _check_period(row["starts_at"], row["ends_at"])
     return to_record(Event, row)

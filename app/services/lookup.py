@@ -10,6 +10,7 @@ from uuid import UUID
 from piccolo.table import Table
 
 from app.errors import NotFound
+from db.locks import Strength, locked
 
 
 def owned(
@@ -27,12 +28,21 @@ def owned(
 
 
 async def owned_row(
-    table: type[Table], row_id: UUID, organization_id: UUID, kind: str
+    table: type[Table],
+    row_id: UUID,
+    organization_id: UUID,
+    kind: str,
+    *,
+    event_id: UUID | None = None,
+    lock: Strength | None = None,
 ) -> dict[str, Any]:
-    row = await table.select().where(*owned(table, row_id, organization_id)).first()
-    if row is None:
+    """The row (of ``event_id`` when a path names one), locked ``FOR lock`` when asked; a 404
+    naming the ``kind`` of row otherwise."""
+    query = table.select().where(*owned(table, row_id, organization_id, event_id))
+    rows = await (query if lock is None else locked(query, lock)).limit(1)
+    if not rows:
         raise NotFound.resource(kind, row_id)
-    return row
+    return rows[0]
 
 
 async def update_row(
@@ -46,3 +56,19 @@ async def update_row(
     else:
         rows = await table.select().where(*where)
     return rows[0] if rows else None
+
+
+async def update_owned(
+    table: type[Table],
+    row_id: UUID,
+    organization_id: UUID,
+    kind: str,
+    changes: Mapping[Any, Any],
+    *,
+    event_id: UUID | None = None,
+) -> dict[str, Any]:
+    """:func:`owned_row` after ``changes`` (:func:`update_row`)."""
+    row = await update_row(table, owned(table, row_id, organization_id, event_id), changes)
+    if row is None:
+        raise NotFound.resource(kind, row_id)
+    return row

@@ -33,7 +33,7 @@ from app.schemas.scanners import (
 )
 from app.services import audit
 from app.services.audit import Target
-from app.services.lookup import owned, update_row
+from app.services.lookup import update_owned
 from app.timeutil import utcnow, with_offsets
 from db.lists import Row
 from db.locks import locked
@@ -129,11 +129,9 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
     if changes.get("profile_id") is not None:
         await _require_profile(principal.organization_id, changes["profile_id"])
     async with transaction():
-        row = await update_row(
-            ScannerTable, owned(ScannerTable, scanner_id, principal.organization_id), changes
+        row = await update_owned(
+            ScannerTable, scanner_id, principal.organization_id, "scanner", changes
         )
-        if row is None:
-            raise NotFound.resource("scanner", scanner_id)
         if changes:
             target = Target("scanner", scanner_id, row["name"])
             await audit.record(principal, "scanner.update", target, changes)
@@ -236,11 +234,9 @@ async def update_profile(
     changes["updated_at"] = utcnow()
     async with transaction():
         targets = await _check_targets(principal.organization_id, lists)
-        row = await update_row(
-            ProfileTable, owned(ProfileTable, profile_id, principal.organization_id), changes
+        row = await update_owned(
+            ProfileTable, profile_id, principal.organization_id, "scanner profile", changes
         )
-        if row is None:
-            raise NotFound.resource("scanner profile", profile_id)
         _check_window(row["valid_from"], row["valid_until"])
         await _replace_targets(profile_id, targets)
         current = (await targets_of([profile_id]))[profile_id]

@@ -29,13 +29,12 @@ from app.resources import Parent, Resource, since, until
 from app.schemas.decoding import sent
 from app.schemas.events import Deleted, Timeslot, TimeslotCreate, TimeslotUpdate
 from app.services.events import require_event
-from app.services.lookup import owned, update_row
+from app.services.lookup import owned, owned_row, update_row
 from app.services.scanners import refuse_if_profiles_name
 from app.services.ticket_types import ticket_types_by_id
 from app.timeutil import utcnow, with_offsets
 from db import holds
 from db.lists import Row
-from db.locks import locked
 from db.tables import Event, Order, TimeslotTicketType
 from db.tables import Timeslot as TimeslotTable
 from db.transactions import transaction
@@ -182,15 +181,19 @@ async def delete_timeslot(
     principal: Principal, timeslot_id: UUID, *, event_id: UUID | None = None
 ) -> Deleted:
     """Delete a timeslot no order was placed for; 409 naming why otherwise (see the module)."""
-    where = owned(TimeslotTable, timeslot_id, principal.organization_id, event_id)
     async with transaction():
-        found = await locked(TimeslotTable.select(TimeslotTable.sold).where(*where), "UPDATE")
-        if not found:
-            raise NotFound.resource("timeslot", timeslot_id)
+        found = await owned_row(
+            TimeslotTable,
+            timeslot_id,
+            principal.organization_id,
+            "timeslot",
+            event_id=event_id,
+            lock="UPDATE",
+        )
         ordered = await Order.count().where(Order.event_timeslot_id == timeslot_id)
         if ordered:
             raise Conflict(
-                f"{ordered} orders were placed for this timeslot ({found[0]['sold']} tickets "
+                f"{ordered} orders were placed for this timeslot ({found['sold']} tickets "
                 "sold, cancelled orders count: they are kept); it cannot be deleted"
             )
         held = await holds.figures(principal.organization_id, utcnow(), timeslot_ids=[timeslot_id])

@@ -31,7 +31,7 @@ from app.schemas.webhooks import (
 )
 from app.services import audit
 from app.services.audit import Target, url_label
-from app.services.lookup import owned, update_row
+from app.services.lookup import update_owned
 from app.services.outbox import announce_work
 from app.services.webhook_delivery import ATTEMPT_LEASE_SECONDS
 from app.settings import Settings
@@ -170,11 +170,9 @@ async def update_webhook(
         changes[WebhookTable.active] = data.active
         changes[WebhookTable.disabled_reason] = None if data.active else "disabled through the API"
     async with transaction():
-        row = await update_row(
-            WebhookTable, owned(WebhookTable, webhook_id, principal.organization_id), changes
+        row = await update_owned(
+            WebhookTable, webhook_id, principal.organization_id, "webhook", changes
         )
-        if row is None:
-            raise NotFound.resource("webhook", webhook_id)
         if changes:
             changed = {
                 column._meta.name: url_label(value) if column is WebhookTable.url else value
