@@ -83,6 +83,12 @@ class NonceReused(Conflict, slug="nonce-reused", title="Nonce reused"):
     """A door device's ``nonce`` was already used for another ticket (CONTRACT.md section 11)."""
 
 
+class CurrentScanKey(
+    Conflict, slug="current-scan-key", title="The current scan key cannot be retired"
+):
+    """The scan key named signs the event's new codes (CONTRACT.md section 17): rotate first."""
+
+
 class RateLimited(DomainError, status=429, slug="rate-limited", title="Too many requests"):
     def __init__(self, detail: str, *, retry_after: int) -> None:
         super().__init__(detail)
