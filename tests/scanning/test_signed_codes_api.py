@@ -17,6 +17,9 @@ from db.tables import AuditEntry
 from tests.support import (
     Tenant,
     create_venue,
+    gql_data,
+    gql_error_codes,
+    graphql,
     key_for,
     ok,
     order_tickets,
@@ -272,3 +275,65 @@ async def test_scopes_other_organizations_and_bad_input(
         404,
     )
     problem(await client.get("/events/not-a-uuid/scan-keys", headers=tenant.headers), 400)
+
+
+EVENT_KEYS = """
+query ($id: ID!, $since: DateTime) {
+  event(id: $id) {
+    scanKeys { kid algorithm publicKey createdAt retiredAt }
+    revocations(since: $since) { data { ticketId reason kid revokedAt } since nextSince }
+    tickets(sort: "sequence:asc") { items { id signedCode } }
+  }
+}
+"""
+ROTATE = "mutation ($id: ID!) { rotateScanKey(eventId: $id) { kid retiredAt } }"
+RETIRE = """
+mutation ($id: ID!, $kid: String!) { retireScanKey(eventId: $id, kid: $kid) { kid retiredAt } }
+"""
+
+
+async def test_graphql_keys_codes_and_revocations(
+    client: AsyncClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    venue = await create_venue(client, tenant)
+    event_id = venue.event["id"]
+    order = await place_order(
+        client, tenant, event_id, venue.timeslot["id"], [venue.ticket_type["id"]]
+    )
+    [ticket] = await order_tickets(client, tenant, order)
+    event = gql_data(await graphql(client, tenant.headers, EVENT_KEYS, {"id": event_id}))["event"]
+    [key] = event["scanKeys"]
+    assert key["algorithm"] == "Ed25519" and key["retiredAt"] is None
+    assert event["tickets"]["items"] == [{"id": ticket["id"], "signedCode": ticket["signed_code"]}]
+    assert event["revocations"]["data"] == [] and event["revocations"]["nextSince"].endswith("Z")
+
+    refused = await graphql(client, tenant.headers, RETIRE, {"id": event_id, "kid": key["kid"]})
+    assert gql_error_codes(refused) == ["CONFLICT"]
+    new = gql_data(await graphql(client, tenant.headers, ROTATE, {"id": event_id}))["rotateScanKey"]
+    retired = gql_data(
+        await graphql(client, tenant.headers, RETIRE, {"id": event_id, "kid": key["kid"]})
+    )
+    assert retired["retireScanKey"]["kid"] == key["kid"] and retired["retireScanKey"]["retiredAt"]
+    since = event["revocations"]["nextSince"]
+    after = gql_data(
+        await graphql(client, tenant.headers, EVENT_KEYS, {"id": event_id, "since": since})
+    )
+    assert [k["kid"] for k in after["event"]["scanKeys"]] == [key["kid"], new["kid"]]
+    [revoked] = after["event"]["revocations"]["data"]
+    assert (revoked["ticketId"], revoked["reason"], revoked["kid"]) == (
+        ticket["id"],
+        "code_replaced",
+        key["kid"],
+    )
+    assert after["event"]["tickets"]["items"][0]["signedCode"] != ticket["signed_code"]
+
+    bad = await graphql(
+        client, tenant.headers, EVENT_KEYS, {"id": event_id, "since": "2026-01-01T00:00:00"}
+    )
+    assert gql_error_codes(bad) == ["BAD_USER_INPUT"]
+    other = await graphql(client, other_tenant.headers, ROTATE, {"id": event_id})
+    assert gql_error_codes(other) == ["NOT_FOUND"]
+    no_write = await key_for(tenant, ["events.read", "tickets.read"])
+    assert gql_error_codes(await graphql(client, no_write, ROTATE, {"id": event_id})) == [
+        "FORBIDDEN"
+    ]
