@@ -32,6 +32,7 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
+import asyncpg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -158,6 +159,11 @@ async def signer(organization_id: UUID, event_id: UUID) -> Signer:
 
 
 def _is_retired_key_violation(error: BaseException) -> bool:
+    """The tickets' foreign key refused a retired key, or two first orders of a new event, each
+    making its first key while holding its timeslot's lock, deadlocked (PostgreSQL rolled one
+    back; run again, it finds the other's key)."""
+    if isinstance(error, asyncpg.DeadlockDetectedError):
+        return True
     return getattr(error, "constraint_name", None) == FOREIGN_KEY or (
         FOREIGN_KEY in str(error) and "foreign key" in str(error).lower()
     )
@@ -269,10 +275,10 @@ async def retire_key(principal: Principal, event_id: UUID, kid: str) -> ScanKey:
     """Retire one of the event's keys: its tickets get new codes signed with the current key
     (each a ``code_replaced`` revocation); 409 for the current key; retiring again changes
     nothing."""
-    _check_kid(kid)
     now = utcnow()
     async with transaction():
         event = await _locked_event(principal, event_id)
+        _check_kid(kid)
         found = await locked(
             ScanKeyTable.select(ScanKeyTable.id, ScanKeyTable.current, *KEY_COLUMNS).where(
                 ScanKeyTable.event_id == event_id, ScanKeyTable.kid == kid
