@@ -35,7 +35,7 @@ from app.schemas.orders import (
     TicketInput,
 )
 from app.schemas.webhook_events import OrderConfirmed, OrderCreated
-from app.services import audit, availability
+from app.services import audit, availability, scan_keys
 from app.services.audit import Target
 from app.services.holds import hold_record, places_left, sold_out
 from app.services.lookup import owned_row
@@ -136,6 +136,7 @@ async def watch_order_changes(
 
 
 @requires("orders.write")
+@scan_keys.retrying_retired_key
 async def place_order(principal: Principal, data: OrderCreate) -> Order:
     """Create a pending order and its valid tickets, from a hold (``hold_id``: its places, the
     hold becomes ``converted``) or outright; emits ``order.created``."""
@@ -238,9 +239,14 @@ async def _write_order(
         updated_at=now,
     )
     await order.save()
+    signer = await scan_keys.signer(organization_id, event_id)
+    ids = [uuid.uuid4() for _ in tickets]
     await Ticket.insert(
         *[
             Ticket(
+                id=ticket_id,
+                signed_code=signer.sign(ticket_id, ticket.ticket_type_id, timeslot_id),
+                scan_key_id=signer.row_id,
                 organization_id=organization_id,
                 event_id=event_id,
                 event_timeslot_id=timeslot_id,
@@ -262,7 +268,7 @@ async def _write_order(
                 created_at=now,
                 updated_at=now,
             )
-            for sequence, ticket in enumerate(tickets, start=1)
+            for sequence, (ticket_id, ticket) in enumerate(zip(ids, tickets, strict=True), 1)
         ]
     )
     await record_event(organization_id, OrderCreated(order_id=order.id, event_id=event_id))
