@@ -152,6 +152,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
     assert data.event_id is not None and data.event_timeslot_id is not None
     organization_id = principal.organization_id
     count = len(data.tickets)
+    await scan_keys.prepare(organization_id, data.event_id)  # before any lock: see there
     async with transaction():
         timeslot, types = await checked_sale(
             organization_id,
@@ -193,6 +194,7 @@ async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCrea
             status = hold_record(found, now).status
             raise HoldUnavailable(f"The hold is {status}; hold places again")
         event_id, timeslot_id = hold["event_id"], hold["event_timeslot_id"]
+        await scan_keys.prepare(organization_id, event_id)  # before any other lock
         for name, held in (("event_id", event_id), ("event_timeslot_id", timeslot_id)):
             if getattr(data, name) not in (None, held):
                 raise InvalidInput.field(name, "is not the hold's")

@@ -32,6 +32,7 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
+import asyncpg
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -140,12 +141,33 @@ def _signer(event_id: UUID, row: dict[str, Any]) -> Signer:
     return Signer(row["id"], kid, _load_private(row["private_pem"]), event_id)
 
 
-async def signer(organization_id: UUID, event_id: UUID) -> Signer:
-    """The key to sign the event's new codes with (cached; made on first use). Call inside the
-    transaction that writes the tickets."""
+def _cached(event_id: UUID) -> Signer | None:
     cached = _cache.get(event_id)
     if cached is not None and time.monotonic() - cached[1] < CACHE_SECONDS:
         return cached[0]
+    return None
+
+
+async def prepare(organization_id: UUID, event_id: UUID) -> None:
+    """Read (and on first use make) the event's current key before an order takes any other
+    lock, when this process has not cached it; nothing when it has, or when the event is not the
+    organization's (the order then fails on its own). Without it two first orders of a new event
+    could deadlock: each waiting for the other's first key while holding its timeslot's row."""
+    if _cached(event_id) is not None:
+        return
+    owned = await Event.exists().where(
+        Event.id == event_id, Event.organization_id == organization_id
+    )
+    if owned:
+        await signer(organization_id, event_id)
+
+
+async def signer(organization_id: UUID, event_id: UUID) -> Signer:
+    """The key to sign the event's new codes with (cached; made on first use), of an event known
+    to be the organization's. Call inside the transaction that writes the tickets."""
+    cached = _cached(event_id)
+    if cached is not None:
+        return cached
     found = _signer(event_id, await _ensure_current(organization_id, event_id))
 
     async def keep() -> None:  # only once committed: a key made by a rolled-back order is gone
@@ -158,6 +180,10 @@ async def signer(organization_id: UUID, event_id: UUID) -> Signer:
 
 
 def _is_retired_key_violation(error: BaseException) -> bool:
+    """The tickets' foreign key refused a retired key, or PostgreSQL broke a deadlock (a safety
+    net: :func:`prepare` makes the first key before the order's locks)."""
+    if isinstance(error, asyncpg.DeadlockDetectedError):
+        return True
     return getattr(error, "constraint_name", None) == FOREIGN_KEY or (
         FOREIGN_KEY in str(error) and "foreign key" in str(error).lower()
     )
@@ -269,10 +295,10 @@ async def retire_key(principal: Principal, event_id: UUID, kid: str) -> ScanKey:
     """Retire one of the event's keys: its tickets get new codes signed with the current key
     (each a ``code_replaced`` revocation); 409 for the current key; retiring again changes
     nothing."""
-    _check_kid(kid)
     now = utcnow()
     async with transaction():
         event = await _locked_event(principal, event_id)
+        _check_kid(kid)
         found = await locked(
             ScanKeyTable.select(ScanKeyTable.id, ScanKeyTable.current, *KEY_COLUMNS).where(
                 ScanKeyTable.event_id == event_id, ScanKeyTable.kid == kid

@@ -74,7 +74,7 @@ async function check(code) {
   if (parts.version !== VERSION) return refused(`Unknown code version ${parts.version}.`);
   const key = door.keys.find((candidate) => candidate.kid === parts.kid);
   if (key === undefined) return refused("Signed with a key this door does not hold (another event's code?).");
-  if (key.retired_at !== null) return refused("Signed with a retired key: the ticket was reissued.");
+  if (key.retired_at !== null) return refused("Signed with a retired key: the ticket has a newer code.");
   const genuine = await crypto.subtle.verify(
     { name: "Ed25519" }, await verifier(key), parts.signature, parts.payload,
   );
@@ -156,10 +156,14 @@ async function refresh() {
 
 function showPrepared() {
   if (door.downloadedAt === null) return;
+  const plural = (count, noun) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  const tickets = (reason) => new Set(
+    door.revoked.filter((revocation) => revocation.reason === reason).map((r) => r.ticket_id),
+  ).size;
   const active = door.keys.filter((key) => key.retired_at === null).length;
-  const revoked = new Set(door.revoked.map((revocation) => revocation.ticket_id)).size;
-  $("prepared").textContent = `${active} active key${active === 1 ? "" : "s"} and `
-    + `${revoked} revoked ticket${revoked === 1 ? "" : "s"}, `
+  $("prepared").textContent = `${plural(active, "active key")} (${door.keys.length - active} retired), `
+    + `${plural(tickets("cancelled"), "cancelled ticket")}, `
+    + `${plural(tickets("code_replaced"), "replaced code")}; `
     + `downloaded ${new Date(door.downloadedAt).toLocaleString()}.`;
 }
 
@@ -202,13 +206,18 @@ async function upload() {
       sent += items.length;
       save();
     }
-    await refresh();
-    $("uploaded").textContent = `${sent} scans uploaded; revocations refreshed.`;
   } catch (error) {
     $("uploaded").textContent = `Upload stopped (${error.message}): `
       + `${door.queue.length} scans kept, ${sent} uploaded.`;
+    return;
   } finally {
     uploading = false;
+  }
+  try {
+    await refresh();
+    $("uploaded").textContent = `${sent} scans uploaded; revocations refreshed.`;
+  } catch (error) {
+    $("uploaded").textContent = `${sent} scans uploaded; could not refresh (${error.message}).`;
   }
 }
 

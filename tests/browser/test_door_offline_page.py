@@ -1,8 +1,9 @@
 """The offline door example (docs/door-offline) in Debian's Chromium: online, it downloads the
-event's keys and revocations; then, with every request to the service blocked and the browser
-offline, it verifies signed codes itself (admits a ticket once, refuses a tampered code, a revoked
-ticket and another event's code) and reaches nothing; back online, it uploads its scans as one
-batch and the server records them."""
+event's keys and revocations from the service; then, with every request to the service blocked and
+the browser offline, it verifies the tickets' signed codes itself (admits a ticket once, refuses a
+code of a retired key, a tampered code, a cancelled ticket and another event's code) and reaches
+nothing; back online, it uploads its scans as one batch, the server records them, and the
+revocations since the download arrive."""
 
 from __future__ import annotations
 
@@ -10,22 +11,18 @@ import functools
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import httpx
 import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from playwright.async_api import Page, Request, Route, async_playwright, expect
 
-from app import signed_codes
 from tests.browser.test_live_door_page import CHROMIUM, CHROMIUM_ARGS, QuietHandler
 from tests.harness import free_port
 from tests.processes import served
-from tests.support import Door, Tenant, ok, open_door
+from tests.support import Tenant, ok, open_door, order_tickets
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "door-offline"
 SCREENSHOTS = Path("/tmp")
@@ -43,50 +40,6 @@ def page_origin() -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
-
-
-class Signer:
-    """INTERIM until the scan-keys and revocations routes land: an event's key made here, its
-    codes signed here, and the two routes answered by the browser context."""
-
-    def __init__(self, door: Door) -> None:
-        self.door = door
-        self.key = Ed25519PrivateKey.generate()
-        self.kid = signed_codes.kid_of(self.key.public_key())
-        self.revoked: list[str] = []
-
-    def code(self, ticket: dict[str, Any]) -> str:
-        claims = signed_codes.Claims(
-            self.kid,
-            UUID(ticket["id"]),
-            UUID(self.door.venue.event["id"]),
-            UUID(ticket["ticket_type_id"]),
-            UUID(ticket["event_timeslot_id"]),
-        )
-        return signed_codes.sign(self.key, claims)
-
-    async def route(self, route: Route) -> None:
-        if route.request.url.split("?")[0].endswith("/scan-keys"):
-            public = signed_codes.raw_public_key(self.key.public_key())
-            body: dict[str, Any] = {
-                "keys": [
-                    {
-                        "kid": signed_codes.b64url(self.kid),
-                        "algorithm": "Ed25519",
-                        "public_key": signed_codes.b64url(public),
-                        "created_at": "2026-01-01T00:00:00Z",
-                        "retired_at": None,
-                    }
-                ]
-            }
-        else:
-            now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
-            revocations = [
-                {"ticket_id": ticket_id, "reason": "cancelled", "kid": None, "revoked_at": now}
-                for ticket_id in self.revoked
-            ]
-            body = {"data": revocations, "since": None, "next_since": now}
-        await route.fulfill(json=body, headers={"Access-Control-Allow-Origin": "*"})
 
 
 class Network:
@@ -138,13 +91,18 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
 ) -> None:
     door = await open_door(client, tenant, tickets=4, title="Stadium night")
     elsewhere = await open_door(client, tenant, tickets=1, title="Another night")
-    first, second, cancelled, later_cancelled = door.tickets
-    signer, other_signer = Signer(door), Signer(elsewhere)
-    codes = {ticket["id"]: signer.code(ticket) for ticket in door.tickets}
-    other_code = other_signer.code(elsewhere.tickets[0])
-    ok(await client.post(f"/tickets/{cancelled['id']}/cancel", headers=tenant.headers))
-    signer.revoked.append(cancelled["id"])
     event_id = door.venue.event["id"]
+    # The event's first key is retired (after a rotation): its codes are replaced.
+    retired_code = door.tickets[0]["signed_code"]
+    keys = ok(await client.get(f"/events/{event_id}/scan-keys", headers=tenant.headers))["keys"]
+    rotate = f"/events/{event_id}/scan-keys/rotate"
+    ok(await client.post(rotate, headers=tenant.headers), 201)
+    retire = f"/events/{event_id}/scan-keys/{keys[0]['kid']}/retire"
+    ok(await client.post(retire, headers=tenant.headers))
+    tickets = await order_tickets(client, tenant, door.order)
+    first, second, cancelled, later_cancelled = tickets
+    assert first["signed_code"] != retired_code
+    ok(await client.post(f"/tickets/{cancelled['id']}/cancel", headers=tenant.headers))
 
     with page_origin() as origin:
         async with (
@@ -157,8 +115,6 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
                 context = await browser.new_context(viewport={"width": 900, "height": 1100})
                 network = Network(api.url)
                 await context.route(f"{api.url}/**", network.route)
-                await context.route(f"{api.url}/events/*/scan-keys", signer.route)
-                await context.route(f"{api.url}/events/*/revocations*", signer.route)
                 page = await context.new_page()
                 page.on("request", network.saw)
                 errors: list[str] = []
@@ -172,24 +128,25 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
                 await page.get_by_label("Scanner id").fill(door.scanner["id"])
                 await page.get_by_role("button", name="Download keys and revocations").click()
                 await expect(page.locator("#prepared")).to_contain_text(
-                    "1 active key and 1 revoked ticket"
+                    "1 active key (1 retired), 1 cancelled ticket, 4 replaced codes;"
                 )
 
                 # Offline: the service is unreachable, and the browser knows it.
                 network.blocked = True
                 await context.set_offline(True)
                 await expect(page.locator("#network")).to_have_text("offline")
-                await scan(page, codes[first["id"]], "Admitted", first["id"][:8])
+                await scan(page, retired_code, "Refused", "retired key")
+                await scan(page, first["signed_code"], "Admitted", first["id"][:8])
                 await page.screenshot(path=str(SCREENSHOTS / "ticketing-door-offline-admitted.png"))
-                await scan(page, codes[first["id"]], "Refused", "Already admitted at this door")
-                await scan(page, tampered(codes[second["id"]]), "Refused", "signature")
+                await scan(page, first["signed_code"], "Refused", "Already admitted at this door")
+                await scan(page, tampered(second["signed_code"]), "Refused", "signature")
                 await page.screenshot(path=str(SCREENSHOTS / "ticketing-door-offline-refused.png"))
-                await scan(page, codes[cancelled["id"]], "Refused", "cancelled")
-                await scan(page, other_code, "Refused", "another event")
+                await scan(page, cancelled["signed_code"], "Refused", "cancelled")
+                await scan(page, elsewhere.tickets[0]["signed_code"], "Refused", "another event")
                 await scan(page, "K7Q2-9XTM", "Refused", "not a signed ticket code")
                 # Another door, online, admits the second ticket: this door cannot know it.
                 assert ok(await http.post(f"/tickets/{second['id']}/scan"))["status"] == "valid"
-                await scan(page, codes[second["id"]], "Admitted", second["id"][:8])
+                await scan(page, second["signed_code"], "Admitted", second["id"][:8])
                 await page.screenshot(
                     path=str(SCREENSHOTS / "ticketing-door-offline-queued.png"), full_page=True
                 )
@@ -204,7 +161,6 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
 
                 # Meanwhile the office cancels another ticket; nothing has reached the service.
                 ok(await http.post(f"/tickets/{later_cancelled['id']}/cancel"))
-                signer.revoked.append(later_cancelled["id"])
                 for ticket in (first, cancelled):
                     assert await scan_log(client, tenant, ticket) == []
                 assert len(await scan_log(client, tenant, second)) == 1
@@ -228,7 +184,9 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
                     ]
                 )
                 await expect(page.locator("#queued")).to_have_text("0")
-                await expect(page.locator("#prepared")).to_contain_text("2 revoked tickets")
+                await expect(page.locator("#prepared")).to_contain_text(
+                    "1 active key (1 retired), 2 cancelled tickets, 4 replaced codes;"
+                )
                 await page.screenshot(
                     path=str(SCREENSHOTS / "ticketing-door-offline-uploaded.png"), full_page=True
                 )

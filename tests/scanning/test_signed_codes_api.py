@@ -17,12 +17,16 @@ from db.tables import AuditEntry
 from tests.support import (
     Tenant,
     create_venue,
+    gql_data,
+    gql_error_codes,
+    graphql,
     key_for,
     ok,
     order_tickets,
     place_order,
     problem,
 )
+from tests.testmode.support import in_test_mode
 
 
 def unb64(text: str) -> bytes:
@@ -272,3 +276,81 @@ async def test_scopes_other_organizations_and_bad_input(
         404,
     )
     problem(await client.get("/events/not-a-uuid/scan-keys", headers=tenant.headers), 400)
+
+
+EVENT_KEYS = """
+query ($id: ID!, $since: DateTime) {
+  event(id: $id) {
+    scanKeys { kid algorithm publicKey createdAt retiredAt }
+    revocations(since: $since) { data { ticketId reason kid revokedAt } since nextSince }
+    tickets(sort: "sequence:asc") { items { id signedCode } }
+  }
+}
+"""
+ROTATE = "mutation ($id: ID!) { rotateScanKey(eventId: $id) { kid retiredAt } }"
+RETIRE = """
+mutation ($id: ID!, $kid: String!) { retireScanKey(eventId: $id, kid: $kid) { kid retiredAt } }
+"""
+
+
+async def test_graphql_keys_codes_and_revocations(
+    client: AsyncClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    venue = await create_venue(client, tenant)
+    event_id = venue.event["id"]
+    order = await place_order(
+        client, tenant, event_id, venue.timeslot["id"], [venue.ticket_type["id"]]
+    )
+    [ticket] = await order_tickets(client, tenant, order)
+    event = gql_data(await graphql(client, tenant.headers, EVENT_KEYS, {"id": event_id}))["event"]
+    [key] = event["scanKeys"]
+    assert key["algorithm"] == "Ed25519" and key["retiredAt"] is None
+    assert event["tickets"]["items"] == [{"id": ticket["id"], "signedCode": ticket["signed_code"]}]
+    assert event["revocations"]["data"] == [] and event["revocations"]["nextSince"].endswith("Z")
+
+    refused = await graphql(client, tenant.headers, RETIRE, {"id": event_id, "kid": key["kid"]})
+    assert gql_error_codes(refused) == ["CONFLICT"]
+    new = gql_data(await graphql(client, tenant.headers, ROTATE, {"id": event_id}))["rotateScanKey"]
+    retired = gql_data(
+        await graphql(client, tenant.headers, RETIRE, {"id": event_id, "kid": key["kid"]})
+    )
+    assert retired["retireScanKey"]["kid"] == key["kid"] and retired["retireScanKey"]["retiredAt"]
+    since = event["revocations"]["nextSince"]
+    after = gql_data(
+        await graphql(client, tenant.headers, EVENT_KEYS, {"id": event_id, "since": since})
+    )
+    assert [k["kid"] for k in after["event"]["scanKeys"]] == [key["kid"], new["kid"]]
+    [revoked] = after["event"]["revocations"]["data"]
+    assert (revoked["ticketId"], revoked["reason"], revoked["kid"]) == (
+        ticket["id"],
+        "code_replaced",
+        key["kid"],
+    )
+    assert after["event"]["tickets"]["items"][0]["signedCode"] != ticket["signed_code"]
+
+    bad = await graphql(
+        client, tenant.headers, EVENT_KEYS, {"id": event_id, "since": "2026-01-01T00:00:00"}
+    )
+    assert gql_error_codes(bad) == ["BAD_USER_INPUT"]
+    other = await graphql(client, other_tenant.headers, ROTATE, {"id": event_id})
+    assert gql_error_codes(other) == ["NOT_FOUND"]
+    no_write = await key_for(tenant, ["events.read", "tickets.read"])
+    assert gql_error_codes(await graphql(client, no_write, ROTATE, {"id": event_id})) == [
+        "FORBIDDEN"
+    ]
+
+
+async def test_the_test_twin_has_keys_of_its_own(client: AsyncClient, tenant: Tenant) -> None:
+    twin = await in_test_mode(tenant)
+    venue = await create_venue(client, twin)
+    event_id = venue.event["id"]
+    kinds = [venue.ticket_type["id"]]
+    order = await place_order(client, twin, event_id, venue.timeslot["id"], kinds)
+    [ticket] = await order_tickets(client, twin, order)
+    keys = await keys_of(client, twin, event_id)
+    assert check_code(ticket, event_id, keys) == keys[0]["kid"]
+    ok(await client.post(f"/events/{event_id}/scan-keys/rotate", headers=twin.headers), 201)
+    ok(await client.get(f"/events/{event_id}/revocations", headers=twin.headers))
+    for path in (f"/events/{event_id}/scan-keys", f"/events/{event_id}/revocations"):
+        problem(await client.get(path, headers=tenant.headers), 404)
+    problem(await client.post(f"/events/{event_id}/scan-keys/rotate", headers=tenant.headers), 404)
