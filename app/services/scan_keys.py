@@ -33,6 +33,7 @@ from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
 import asyncpg
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -486,3 +487,52 @@ async def event_revocations(
         since=since,
         next_since=until,
     )
+
+
+VerifyingKey = tuple[UUID, Ed25519PublicKey]
+"""A key's organization and public half."""
+_verifying: dict[tuple[UUID, bytes], VerifyingKey] = {}
+
+
+async def _verifying_key(event_id: UUID, kid: bytes) -> VerifyingKey | None:
+    """The public half of the event's key ``kid`` unless it was retired when first looked up;
+    kept for the process's life (a key's public half never changes; a code of a key retired
+    later names a ticket whose code has since been replaced, which the scan checks)."""
+    found = _verifying.get((event_id, kid))
+    if found is not None:
+        return found
+    row = (
+        await ScanKeyTable.select(ScanKeyTable.organization_id, ScanKeyTable.public_key)
+        .where(
+            ScanKeyTable.event_id == event_id,
+            ScanKeyTable.kid == signed_codes.b64url(kid),
+            ScanKeyTable.retired_at.is_null(),
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    public = Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(row["public_key"]))
+    if len(_verifying) >= CACHE_EVENTS:
+        _verifying.clear()
+    found = _verifying[(event_id, kid)] = (row["organization_id"], public)
+    return found
+
+
+async def verified_ticket(organization_id: UUID, code: str) -> UUID | None:
+    """The id of the ticket a signed code names when the organization's key of the event it
+    names signed it (looked up by the code's kid, cached per process); None otherwise
+    (malformed, unknown or retired key, another organization's, bad signature). The caller still
+    checks that the ticket's code is this one (a retired key's tickets were signed again)."""
+    found = signed_codes.read(code)
+    if found is None:
+        return None
+    claims, payload, signature = found
+    key = await _verifying_key(claims.event_id, claims.kid)
+    if key is None or key[0] != organization_id:
+        return None
+    try:
+        key[1].verify(signature, payload)
+    except InvalidSignature:
+        return None
+    return claims.ticket_id
