@@ -5,9 +5,13 @@ they appear in (inclusive) and are on top of (self).
     .venv/bin/python bench/profile.py /whoami
     .venv/bin/python bench/profile.py "/events/{event}/tickets?limit=25" --top 40
     .venv/bin/python bench/profile.py /graphql --graphql TicketPage
+    .venv/bin/python bench/profile.py /scans --scans   # every scan a full admission
 
 ``--graphql NAME`` POSTs the document ``graphql/operations/NAME.graphql`` with the variable
 ``id`` = the seeded event's id instead of GETting the path.
+
+``--scans`` POSTs ``{"scannable_code", "scanner_id"}`` to the path, each request a different
+unscanned ticket (as ``bench/run.py`` does).
 
 ``{event}`` is replaced by the seeded event's id. Needs py-spy (``pip install py-spy``); it
 attaches to the server with ptrace, which needs root or ``CAP_SYS_PTRACE``.
@@ -60,10 +64,12 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--graphql", metavar="NAME", help="POST graphql/operations/NAME.graphql")
+    parser.add_argument("--scans", action="store_true", help="POST scans of unscanned tickets")
+    parser.add_argument("--tickets", type=int, default=2_000)
     args = parser.parse_args()
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     async with throwaway_database() as database_url:
-        seeded = await seed(database_url, [2_000])
+        seeded = await seed(database_url, [args.tickets])
         path = args.path.replace("{event}", str(seeded.events[0].id))
         port = free_port()
         log = Path(tempfile.gettempdir()) / f"bench-profile-{port}.log"
@@ -76,7 +82,15 @@ async def main() -> None:
                 variables = {"id": str(seeded.events[0].id)}
                 body = json.dumps({"query": document, "variables": variables}).encode()
 
+            codes = iter(seeded.events[0].codes)
+
             async def request(connection: HttpConnection) -> bool:
+                if args.scans:
+                    scan = {"scannable_code": next(codes), "scanner_id": seeded.scanner_id}
+                    status, answer = await connection.request(
+                        "POST", path, json.dumps(scan).encode()
+                    )
+                    return status == 200 and json.loads(answer)["status"] == "valid"
                 if body is None:
                     status, _ = await connection.request("GET", path)
                     return status == 200
@@ -92,7 +106,7 @@ async def main() -> None:
                 output = Path(tempfile.gettempdir()) / f"profile-{time.time_ns()}.txt"
                 spy = await asyncio.create_subprocess_exec(
                     py_spy, "record", "--pid", str(pid), "--duration", str(int(args.seconds)),
-                    "--format", "raw", "--output", str(output), "--nonblocking",
+                    "--format", "raw", "--output", str(output), "--nonblocking", "--subprocesses",
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
                 )  # fmt: skip
                 phase = await run_phase(path, connections, args.seconds + 1, request)

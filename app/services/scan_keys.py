@@ -33,6 +33,7 @@ from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
 import asyncpg
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -245,6 +246,42 @@ async def event_keys(principal: Principal, event_id: UUID) -> ScanKeys:
     return ScanKeys(keys=[_record(row) for row in rows])
 
 
+@requires("tickets.read")
+async def keys_by_event(principal: Principal, event_ids: list[UUID]) -> dict[UUID, list[ScanKey]]:
+    """The keys of each of the caller's events named (GraphQL's ``Event.scanKeys`` for a page of
+    events): one statement to read them, and for events without a key yet, one to make their
+    first keys and one to read again. Events of others are left out."""
+    owned = {
+        row["id"]
+        for row in await Event.select(Event.id).where(
+            Event.id.is_in(event_ids), Event.organization_id == principal.organization_id
+        )
+    }
+    if not owned:
+        return {}
+
+    async def read() -> dict[UUID, list[dict[str, Any]]]:
+        rows = (
+            await ScanKeyTable.select(ScanKeyTable.event_id, ScanKeyTable.current, *KEY_COLUMNS)
+            .where(ScanKeyTable.event_id.is_in(sorted(owned)))
+            .order_by(ScanKeyTable.created_at)
+            .order_by(ScanKeyTable.kid)
+        )
+        found: dict[UUID, list[dict[str, Any]]] = {event_id: [] for event_id in owned}
+        for row in rows:
+            found[row["event_id"]].append(row)
+        return found
+
+    found = await read()
+    missing = [e for e, rows in found.items() if not any(row["current"] for row in rows)]
+    if missing:
+        now = utcnow()
+        rows = [_new_row(principal.organization_id, event_id, now) for event_id in missing]
+        await ScanKeyTable.insert(*rows).on_conflict(action="DO NOTHING")
+        found = await read()
+    return {event_id: [_record(row) for row in rows] for event_id, rows in found.items()}
+
+
 async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
     """The caller's event, locked against other rotations and retirements of its keys."""
     row = await locked(
@@ -450,3 +487,52 @@ async def event_revocations(
         since=since,
         next_since=until,
     )
+
+
+VerifyingKey = tuple[UUID, Ed25519PublicKey]
+"""A key's organization and public half."""
+_verifying: dict[tuple[UUID, bytes], VerifyingKey] = {}
+
+
+async def _verifying_key(event_id: UUID, kid: bytes) -> VerifyingKey | None:
+    """The public half of the event's key ``kid`` unless it was retired when first looked up;
+    kept for the process's life (a key's public half never changes; a code of a key retired
+    later names a ticket whose code has since been replaced, which the scan checks)."""
+    found = _verifying.get((event_id, kid))
+    if found is not None:
+        return found
+    row = (
+        await ScanKeyTable.select(ScanKeyTable.organization_id, ScanKeyTable.public_key)
+        .where(
+            ScanKeyTable.event_id == event_id,
+            ScanKeyTable.kid == signed_codes.b64url(kid),
+            ScanKeyTable.retired_at.is_null(),
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    public = Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(row["public_key"]))
+    if len(_verifying) >= CACHE_EVENTS:
+        _verifying.clear()
+    found = _verifying[(event_id, kid)] = (row["organization_id"], public)
+    return found
+
+
+async def verified_ticket(organization_id: UUID, code: str) -> UUID | None:
+    """The id of the ticket a signed code names when the organization's key of the event it
+    names signed it (looked up by the code's kid, cached per process); None otherwise
+    (malformed, unknown or retired key, another organization's, bad signature). The caller still
+    checks that the ticket's code is this one (a retired key's tickets were signed again)."""
+    found = signed_codes.read(code)
+    if found is None:
+        return None
+    claims, payload, signature = found
+    key = await _verifying_key(claims.event_id, claims.kid)
+    if key is None or key[0] != organization_id:
+        return None
+    try:
+        key[1].verify(signature, payload)
+    except InvalidSignature:
+        return None
+    return claims.ticket_id
