@@ -412,32 +412,48 @@ async def _store_codes(
             await Ticket.update(values).where(Ticket.id == ticket_id)
 
 
+TICKET_COLUMNS = (
+    Ticket.id,
+    Ticket.organization_id,
+    Ticket.event_id,
+    Ticket.ticket_type_id,
+    Ticket.event_timeslot_id,
+)
+
+
 async def sign_unsigned_tickets(rows: Sequence[dict[str, Any]] | None = None) -> dict[UUID, str]:
     """Give a code to each ticket without one (``rows``: those tickets' rows; None: every such
-    ticket, as the migration does), signed with its event's current key; their codes by id.
-    Tickets written by a release before signed codes have none."""
-    if rows is None:
-        rows = await Ticket.select(
-            Ticket.id,
-            Ticket.organization_id,
-            Ticket.event_id,
-            Ticket.ticket_type_id,
-            Ticket.event_timeslot_id,
-        ).where(Ticket.signed_code.is_null())
-    by_event: dict[UUID, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_event.setdefault(row["event_id"], []).append(row)
+    ticket, event by event, as the migration does), signed with its event's current key; the
+    codes of ``rows`` by ticket id. Tickets written by a release before signed codes have none."""
     signed: dict[UUID, str] = {}
-    for event_id, tickets in by_event.items():
-        async with transaction():
-            key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
-            codes = [
-                (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
-                for row in tickets
-            ]
-            await _store_codes(codes, key.row_id, None)
-        signed.update(codes)
+    if rows is not None:
+        by_event: dict[UUID, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_event.setdefault(row["event_id"], []).append(row)
+        for tickets in by_event.values():
+            signed.update(await _sign_event_tickets(tickets))
+        return signed
+    events = await Ticket.select(Ticket.event_id).where(Ticket.signed_code.is_null()).distinct()
+    for event in events:
+        tickets = await Ticket.select(*TICKET_COLUMNS).where(
+            Ticket.event_id == event["event_id"], Ticket.signed_code.is_null()
+        )
+        if tickets:
+            await _sign_event_tickets(tickets)
     return signed
+
+
+async def _sign_event_tickets(tickets: Sequence[dict[str, Any]]) -> dict[UUID, str]:
+    """Sign and store the codes of tickets of one event (in one transaction)."""
+    event_id = tickets[0]["event_id"]
+    async with transaction():
+        key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
+        codes = [
+            (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
+            for row in tickets
+        ]
+        await _store_codes(codes, key.row_id, None)
+    return dict(codes)
 
 
 async def public_keys(organization_id: UUID, event_id: UUID) -> dict[bytes, ScanKey]:
