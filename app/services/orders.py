@@ -6,10 +6,16 @@ statement: the row lock it takes serializes concurrent orders for the same times
 there to the commit, and the condition is re-checked against the committed counts, so no
 interleaving can oversell. When the timeslot as first read has too few places, the claim comes
 first instead, so that the 409 comes before any other work.
+
+On PostgreSQL an order outright, outside any request transaction, is one statement instead: the
+function ``order_write`` (``db.orders``) checks the sale, writes the order, its tickets and the
+outbox event and takes the places last, committing by itself; anything it finds wrong (or too few
+places) writes nothing, and the order runs again in the transaction above, which says why.
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -40,15 +46,16 @@ from app.services.audit import Target
 from app.services.holds import hold_record, places_left, sold_out
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
-from app.services.outbox import record_event
+from app.services.outbox import NOTIFY_CHANNEL, outbox_rows, record_event, rows_written
 from app.services.sellable import checked_sale
 from app.services.tickets import cancel_tickets, new_scannable_code
 from app.timeutil import utcnow
 from db import holds
+from db import orders as statements
 from db.counts import Counts
 from db.tables import Event, Ticket
 from db.tables import Order as OrderTable
-from db.transactions import transaction
+from db.transactions import in_transaction, savepoint_next, transaction
 
 ORDERS = Resource(
     table=OrderTable,
@@ -150,6 +157,10 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
     assert data.event_id is not None and data.event_timeslot_id is not None
     organization_id = principal.organization_id
+    if statements.writes_at_once() and (not in_transaction() or savepoint_next()):
+        placed = await _place_at_once(organization_id, data.event_id, data.event_timeslot_id, data)
+        if placed is not None:
+            return placed
     count = len(data.tickets)
     async with transaction():
         timeslot, types = await checked_sale(
@@ -176,6 +187,78 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
         if not claimed:  # last: the timeslot's row is locked from here to the commit only
             await _claim_capacity(organization_id, data.event_timeslot_id, count, now)
     return placed
+
+
+async def _place_at_once(
+    organization_id: UUID, event_id: UUID, timeslot_id: UUID, data: OrderCreate
+) -> Order | None:
+    """An order outright in one statement (``db.orders.write_at_once``), then its
+    announcements: outside any transaction the statement commits by itself; in an idempotent
+    request's transaction it runs in a savepoint. None when it wrote nothing (see the module's
+    docstring)."""
+    now = utcnow()
+    order_id = uuid.uuid4()
+    buyer_email = data.buyer_email.lower()
+    [event] = outbox_rows(organization_id, [OrderCreated(order_id=order_id, event_id=event_id)])
+    try:
+        async with transaction() if in_transaction() else contextlib.nullcontext():
+            total = await statements.write_at_once(
+                organization_id,
+                event_id,
+                timeslot_id,
+                (order_id, data.buyer_name, buyer_email, data.channel, data.payment_method),
+                now,
+                _encode(_ticket_rows(data, data.tickets)).decode(),
+                event,
+                NOTIFY_CHANNEL,
+            )
+    except statements.NotWritten:
+        return None
+    placed = Order(
+        id=order_id,
+        event_id=event_id,
+        event_timeslot_id=timeslot_id,
+        buyer_name=data.buyer_name,
+        buyer_email=buyer_email,
+        channel=data.channel,
+        payment_method=data.payment_method,
+        total_price=float(total),
+        refunded=0.0,
+        payed_at=None,
+        created_at=now,
+        updated_at=now,
+        status="pending",
+    )
+    await rows_written(True)
+    await _announce(organization_id, "CREATED", placed)
+    await availability.announce(organization_id, event_id, timeslot_id)
+    return placed
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _ticket_rows(data: OrderCreate, tickets: list[TicketInput]) -> list[dict[str, Any]]:
+    """What the order's tickets are made of that does not depend on the database: their ids,
+    codes, owners (the buyer's by default), seats, sequence and metadata."""
+    buyer_email = data.buyer_email.lower()
+    return [
+        {
+            "id": uuid.uuid4(),
+            "ticket_type_id": ticket.ticket_type_id,
+            "scannable_code": new_scannable_code(),
+            "owner_name": ticket.owner_name or data.buyer_name,
+            "owner_email": ticket.owner_email.lower() if ticket.owner_email else buyer_email,
+            "seat": ticket.seat,
+            "sequence": sequence,
+            "metadata": ticket.metadata,
+            "metadata_fields": [
+                {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
+                for f in ticket.metadata_fields
+            ],
+        }
+        for sequence, ticket in enumerate(tickets, start=1)
+    ]
 
 
 async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCreate) -> Order:
@@ -241,28 +324,20 @@ async def _write_order(
     await Ticket.insert(
         *[
             Ticket(
+                **{
+                    **row,
+                    "metadata": _encode(row["metadata"]).decode(),
+                    "metadata_fields": _encode(row["metadata_fields"]).decode(),
+                },
                 organization_id=organization_id,
                 event_id=event_id,
                 event_timeslot_id=timeslot_id,
-                ticket_type_id=ticket.ticket_type_id,
                 order_id=order.id,
-                scannable_code=new_scannable_code(),
-                owner_name=ticket.owner_name or data.buyer_name,
-                owner_email=(ticket.owner_email or data.buyer_email).lower(),
-                seat=ticket.seat,
-                sequence=sequence,
-                swappable=types[ticket.ticket_type_id]["swappable"],
-                metadata=msgspec.json.encode(ticket.metadata).decode(),
-                metadata_fields=msgspec.json.encode(
-                    [
-                        {"id": uuid.uuid4(), "key": f.key, "name": f.name, "value": f.value}
-                        for f in ticket.metadata_fields
-                    ]
-                ).decode(),
+                swappable=types[row["ticket_type_id"]]["swappable"],
                 created_at=now,
                 updated_at=now,
             )
-            for sequence, ticket in enumerate(tickets, start=1)
+            for row in _ticket_rows(data, tickets)
         ]
     )
     await record_event(organization_id, OrderCreated(order_id=order.id, event_id=event_id))
