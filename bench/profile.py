@@ -34,7 +34,6 @@ import time
 from pathlib import Path
 
 import asyncpg
-
 from loadgen import HttpConnection, run_phase
 from run import free_port, running, server_command
 from seeding import ROOT, seed, throwaway_database

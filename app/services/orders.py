@@ -43,7 +43,7 @@ from app.schemas.orders import (
 from app.schemas.webhook_events import OrderConfirmed, OrderCreated
 from app.services import audit, availability
 from app.services.audit import Target
-from app.services.holds import hold_record, places_left, sold_out
+from app.services.holds import hold_record, sold_out, take_or_reclaim
 from app.services.lookup import owned_row
 from app.services.organizations import EMAIL_PATTERN
 from app.services.outbox import NOTIFY_CHANNEL, outbox_rows, record_event, rows_written
@@ -104,15 +104,12 @@ def _check_emails(data: OrderCreate) -> None:
 async def _claim_capacity(
     organization_id: UUID, timeslot_id: UUID, count: int, now: datetime
 ) -> None:
-    """Sell ``count`` places of the timeslot, or a 409 ``sold-out``. When it has too few, holds
-    that lapsed are marked first (their places come back) and the claim is tried once more."""
-    if await holds.claim(organization_id, timeslot_id, count):
-        return
-    if await holds.reclaim(timeslot_id, now) and await holds.claim(
-        organization_id, timeslot_id, count
-    ):
-        return
-    raise sold_out(await places_left(organization_id, timeslot_id, now), count, "order")
+    """Sell ``count`` places of the timeslot, or a 409 ``sold-out`` (``take_or_reclaim``)."""
+
+    async def claim() -> bool | None:
+        return await holds.claim(organization_id, timeslot_id, count) or None
+
+    await take_or_reclaim(organization_id, timeslot_id, count, now, "order", claim)
 
 
 async def _announce(organization_id: UUID, change: OrderChangeType, order: Order) -> None:
@@ -157,11 +154,15 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
     assert data.event_id is not None and data.event_timeslot_id is not None
     organization_id = principal.organization_id
-    if statements.writes_at_once() and (not in_transaction() or savepoint_next()):
-        placed = await _place_at_once(organization_id, data.event_id, data.event_timeslot_id, data)
-        if placed is not None:
-            return placed
     count = len(data.tickets)
+    if _at_once():
+        placed = await _place_at_once(
+            organization_id, data.event_id, data.event_timeslot_id, None, data, data.tickets
+        )
+        if isinstance(placed, Order):
+            return placed
+        if placed is not None and not placed.lapsed:  # too few places, none to reclaim
+            raise sold_out(placed.places_left, count, "order")
     async with transaction():
         timeslot, types = await checked_sale(
             organization_id,
@@ -189,31 +190,49 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
     return placed
 
 
+def _at_once() -> bool:
+    """Whether this order can be written in one statement (``db.orders``): on PostgreSQL, outside
+    any transaction (it then commits by itself) or directly in an idempotent request's (in a
+    savepoint, undone alone if the statement raises)."""
+    return statements.writes_at_once() and (not in_transaction() or savepoint_next())
+
+
 async def _place_at_once(
-    organization_id: UUID, event_id: UUID, timeslot_id: UUID, data: OrderCreate
-) -> Order | None:
-    """An order outright in one statement (``db.orders.write_at_once``), then its
-    announcements: outside any transaction the statement commits by itself; in an idempotent
-    request's transaction it runs in a savepoint. None when it wrote nothing (see the module's
-    docstring)."""
+    organization_id: UUID,
+    event_id: UUID,
+    timeslot_id: UUID,
+    hold_id: UUID | None,
+    data: OrderCreate,
+    tickets: list[TicketInput],
+) -> Order | statements.Short | None:
+    """The order in one statement (``db.orders.write_at_once``), then its announcements; for an
+    order outright that finds too few places, what it found; None when the statement wrote
+    nothing for any other reason (see the module's docstring)."""
     now = utcnow()
     order_id = uuid.uuid4()
     buyer_email = data.buyer_email.lower()
     [event] = outbox_rows(organization_id, [OrderCreated(order_id=order_id, event_id=event_id)])
+    new = statements.NewOrder(
+        order_id,
+        organization_id,
+        event_id,
+        timeslot_id,
+        hold_id,
+        data.buyer_name,
+        buyer_email,
+        data.channel,
+        data.payment_method,
+        now,
+        _encode(_ticket_rows(data, tickets)).decode(),
+        event,
+    )
     try:
         async with transaction() if in_transaction() else contextlib.nullcontext():
-            total = await statements.write_at_once(
-                organization_id,
-                event_id,
-                timeslot_id,
-                (order_id, data.buyer_name, buyer_email, data.channel, data.payment_method),
-                now,
-                _encode(_ticket_rows(data, data.tickets)).decode(),
-                event,
-                NOTIFY_CHANNEL,
-            )
+            total = await statements.write_at_once(new, NOTIFY_CHANNEL)
     except statements.NotWritten:
         return None
+    if isinstance(total, statements.Short):
+        return total
     placed = Order(
         id=order_id,
         event_id=event_id,
@@ -263,8 +282,23 @@ def _ticket_rows(data: OrderCreate, tickets: list[TicketInput]) -> list[dict[str
 
 async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCreate) -> Order:
     """The order of an active hold: the hold is converted first (409 ``hold-unavailable`` when
-    it is not active any more), its places move from held to sold in the last statement."""
+    it is not active any more), its places move from held to sold in the last statement. On
+    PostgreSQL the hold is read, then converted and the order written in one statement, which
+    writes nothing when the hold changed since the read (then the transaction below runs)."""
     now = utcnow()
+    if _at_once():
+        found = await holds.find(organization_id, hold_id)
+        if found is not None and found["status"] == "active" and found["expires_at"] > now:
+            placed = await _place_at_once(
+                organization_id,
+                found["event_id"],
+                found["event_timeslot_id"],
+                hold_id,
+                data,
+                _hold_tickets(found, data),
+            )
+            if isinstance(placed, Order):
+                return placed
     order_id = uuid.uuid4()
     async with transaction():
         hold = await holds.convert(organization_id, hold_id, order_id, now)
@@ -275,15 +309,7 @@ async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCrea
             status = hold_record(found, now).status
             raise HoldUnavailable(f"The hold is {status}; hold places again")
         event_id, timeslot_id = hold["event_id"], hold["event_timeslot_id"]
-        for name, held in (("event_id", event_id), ("event_timeslot_id", timeslot_id)):
-            if getattr(data, name) not in (None, held):
-                raise InvalidInput.field(name, "is not the hold's")
-        held_types = [ticket["ticket_type_id"] for ticket in msgspec.json.decode(hold["tickets"])]
-        tickets = data.tickets or [TicketInput(ticket_type_id=UUID(t)) for t in held_types]
-        if sorted(str(t.ticket_type_id) for t in tickets) != sorted(held_types):
-            raise InvalidInput.field(
-                "tickets", "must name exactly the held ticket types (or be left out)"
-            )
+        tickets = _hold_tickets(hold, data)
         _, types = await checked_sale(
             organization_id, event_id, timeslot_id, {t.ticket_type_id for t in tickets}, lock=True
         )
@@ -292,6 +318,21 @@ async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCrea
         )
         await holds.sell_held(timeslot_id, hold["quantity"])  # last: see place_order
     return placed
+
+
+def _hold_tickets(hold: dict[str, Any], data: OrderCreate) -> list[TicketInput]:
+    """The tickets of an order of ``hold``: those sent, which must name exactly the held ticket
+    types, or one per held place (a 400 when the order names another event or timeslot)."""
+    for name in ("event_id", "event_timeslot_id"):
+        if getattr(data, name) not in (None, hold[name]):
+            raise InvalidInput.field(name, "is not the hold's")
+    held_types = [ticket["ticket_type_id"] for ticket in msgspec.json.decode(hold["tickets"])]
+    tickets = data.tickets or [TicketInput(ticket_type_id=UUID(t)) for t in held_types]
+    if sorted(str(t.ticket_type_id) for t in tickets) != sorted(held_types):
+        raise InvalidInput.field(
+            "tickets", "must name exactly the held ticket types (or be left out)"
+        )
+    return tickets
 
 
 async def _write_order(

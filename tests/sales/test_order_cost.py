@@ -101,3 +101,35 @@ async def test_places_taken_under_the_statement_leave_nothing_of_it_and_answer_4
     assert listed == [] and await created_events(tenant) == []
     figures = await availability(client, tenant, venue)
     assert (figures["sold"], figures["available"]) == (1, 1)
+
+
+async def test_an_order_of_a_hold_is_two_statements_and_a_409_one(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """The hold read, then converted with the order written in one statement; an order outright
+    that finds too few places answers its 409 from one statement."""
+    venue = await create_venue(client, tenant, capacity=3)
+    held = [{"ticket_type_id": venue.ticket_type["id"]}] * 2
+    hold_body = {"event_id": venue.event["id"], "event_timeslot_id": venue.timeslot["id"]}
+    hold = ok(
+        await client.post("/holds", json={**hold_body, "tickets": held}, headers=tenant.headers),
+        201,
+    )
+    buyer = {k: v for k, v in order_body(venue, []).items() if k.startswith(("buyer", "ch", "pay"))}
+    with count_statements() as counter:
+        response = await client.post(
+            "/orders", json={**buyer, "hold_id": hold["id"]}, headers=tenant.headers
+        )
+    order = ok(response, 201)
+    assert counter.count == 2, counter.statements
+    assert order["total_price"] == 50.0 and len(await order_tickets(client, tenant, order)) == 2
+    again = await client.post(
+        "/orders", json={**buyer, "hold_id": hold["id"]}, headers=tenant.headers
+    )
+    assert problem(again, 409)["type"].endswith("/problems/hold-unavailable")
+    figures = await availability(client, tenant, venue)
+    assert (figures["sold"], figures["held"]) == (2, 0)
+    with count_statements() as counter:
+        short = await client.post("/orders", json=order_body(venue, held), headers=tenant.headers)
+    assert "has 1 places left" in problem(short, 409)["detail"]
+    assert counter.count == 1, counter.statements
