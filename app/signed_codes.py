@@ -5,7 +5,7 @@
 key), then the 16 bytes of the ticket id, event id, ticket type id and timeslot id (UUIDs in network
 order); ``signature`` is the 64-byte Ed25519 signature of ``payload``. docs/signed-codes.md has the
 format with test vectors. This module only encodes and checks; the keys and the routes that use
-them are the services' (not built yet: issue 26 item 4).
+them are in ``app/services/scan_keys.py``.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
-def _unb64url(text: str) -> bytes:
+def unb64url(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
@@ -77,7 +77,7 @@ def read(code: str) -> tuple[Claims, bytes, bytes] | None:
     if len(code) != LENGTH or not code.startswith(PREFIX):
         return None
     try:
-        raw = _unb64url(code[len(PREFIX) :])
+        raw = unb64url(code[len(PREFIX) :])
     except (binascii.Error, ValueError):
         return None
     if len(raw) != PAYLOAD_BYTES + SIGNATURE_BYTES or raw[:1] != VERSION:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
+from typing import Any
 
 from app.errors import InvalidInput
 
@@ -28,6 +30,15 @@ def require_offset(value: datetime, field: str) -> datetime:
         return value.astimezone(UTC)
     except OverflowError:
         raise InvalidInput.field(field, "timestamp is out of range") from None
+
+
+def with_offsets(values: Mapping[str, Any], *fields: str) -> dict[str, Any]:
+    """``values`` with each timestamp of ``fields`` required to carry an offset and given in UTC
+    (a field left out or null stays as it is)."""
+    return {
+        name: require_offset(value, name) if name in fields and value is not None else value
+        for name, value in values.items()
+    }
 
 
 def parse_timestamp(raw: str, field: str) -> datetime:

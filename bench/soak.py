@@ -6,8 +6,12 @@ local receiver (bench/webhooks.py's), starts two servers (one process each, on t
 and a worker, and runs paced clients (bench/loadgen.py) for `--minutes`: reads (event list,
 a page of tickets, a page of orders, /whoami), orders placed and confirmed, and scans of fresh
 tickets, spread over both servers. Every `--window` seconds it prints, per endpoint, requests,
-errors and p99, with each process's memory (RSS) and the outbox backlog; at the end the memory
-at start and end, the webhooks received, and the totals.
+errors and p99, with each process's memory and the outbox backlog; at the end the memory at the
+start, half-way and at the end, the webhooks received, and the totals.
+
+A process's memory is the resident memory (RSS) of it and every process under it: granian's
+supervisor serves nothing itself, its workers are child processes (a worker that died and was
+replaced shows as a changed set of process ids).
 
     .venv/bin/python bench/soak.py --minutes 10
 
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -33,7 +38,8 @@ from pathlib import Path
 import asyncpg
 import httpx
 from loadgen import HttpConnection
-from scan import free_port, seed, wait_until_serving
+from run import free_port, wait_until_serving
+from seeding import seed
 from webhooks import POSTGRES, REDIS_URL, Receiver, admin
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,11 +61,46 @@ class Totals:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
 
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (children, their children, ...), as Linux lists them;
+    a process that ended meanwhile is left out."""
+    found, waiting = [], [pid]
+    while waiting:
+        current = waiting.pop()
+        found.append(current)
+        try:
+            tasks = list(Path(f"/proc/{current}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            with contextlib.suppress(OSError):  # the task ended meanwhile
+                waiting.extend(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+@dataclass(frozen=True)
+class Memory:
+    """The resident memory of a process and of every process under it."""
+
+    mib: float
+    pids: frozenset[int]
+
+    def __str__(self) -> str:
+        return f"{self.mib:.0f}"
+
+
+def memory_of(pid: int) -> Memory:
+    total, pids = 0, set()
+    for process in process_tree(pid):
+        try:
+            status = Path(f"/proc/{process}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+                pids.add(process)
+    return Memory(total / 1024, frozenset(pids))
 
 
 def p99(values: list[float]) -> float:
@@ -179,7 +220,7 @@ async def outbox_backlog(database_url: str) -> tuple[int, float]:
 
 async def soak(args: argparse.Namespace, database_url: str) -> None:
     tickets = int(args.rate * args.minutes * 60 * MIX["scan"] * 1.5) + 1000
-    seeded = await seed(database_url, tickets)
+    seeded = await seed(database_url, [tickets])
     print(f"seeded {tickets} tickets")
     receiver = Receiver()
     hook_port = await receiver.start()
@@ -203,13 +244,14 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
             TICKETING, "worker", env=env,
             stdout=(logs / "worker.log").open("wb"), stderr=asyncio.subprocess.STDOUT,
         )  # fmt: skip
-        for port in ports:
-            await wait_until_serving(f"http://127.0.0.1:{port}")
+        for port, name in zip(ports, processes, strict=False):
+            await wait_until_serving(f"http://127.0.0.1:{port}", processes[name])
         event_id, timeslot_id, type_id = await prepare(
             f"http://127.0.0.1:{ports[0]}", seeded.key, f"http://127.0.0.1:{hook_port}/hook"
         )
-        traffic = Traffic(event_id, timeslot_id, type_id, seeded.codes)
-        memory_start = {name: rss_mib(p.pid) for name, p in processes.items()}
+        traffic = Traffic(event_id, timeslot_id, type_id, seeded.events[0].codes)
+        memory_start = {name: memory_of(p.pid) for name, p in processes.items()}
+        memory_half: dict[str, Memory] = {}
         totals, window = Totals(), Window()
 
         def record(name: str, good: bool, seconds: float) -> None:
@@ -232,13 +274,16 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
         started = time.monotonic()
         print(f"{args.clients} paced clients, {args.rate:g} req/s in all, {args.minutes:g} min")
         while not all(client.done() for client in clients):
-            await asyncio.sleep(args.window)
+            await asyncio.wait(clients, timeout=args.window)
             done, window = window, Window()
             try:
                 backlog, age = await outbox_backlog(database_url)
             except (OSError, asyncpg.PostgresError):
                 backlog, age = -1, 0.0  # not readable now (PostgreSQL full): shown as -1
-            memory = " ".join(f"{n} {rss_mib(p.pid):.0f}" for n, p in processes.items())
+            sample = {name: memory_of(p.pid) for name, p in processes.items()}
+            if not memory_half and time.monotonic() - started >= args.minutes * 30:
+                memory_half = sample
+            memory = " ".join(f"{name} {sample[name]}" for name in processes)
             p99s = " | ".join(
                 f"{name} {p99(values):.0f}" for name, values in sorted(done.latencies.items())
             )
@@ -247,7 +292,8 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
                 f"{sum(done.errors.values())} | RSS MiB {memory} | outbox {backlog} ({age:.1f} s)"
             )
         await asyncio.gather(*clients)
-        memory_end = {name: rss_mib(p.pid) for name, p in processes.items()}
+        memory_end = {name: memory_of(p.pid) for name, p in processes.items()}
+        memory_half = memory_half or memory_start
         settled_at = time.monotonic()
         events, delivered = await _settled(database_url, within=300)
         settle_seconds = time.monotonic() - settled_at
@@ -259,9 +305,17 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
                 f"{name:<26} {totals.requests[name]:8d} {totals.errors[name]:7d} "
                 f"{ordered[len(ordered) // 2] * 1000:7.1f} {p99(ordered):7.1f}"
             )
-        print("\nprocess   RSS MiB at start  at end")
+        print(
+            "\nprocess (and those under it)  RSS MiB at start  half-way  at end"
+            "  last half  processes"
+        )
         for name in processes:
-            print(f"{name:<9} {memory_start[name]:16.0f} {memory_end[name]:7.0f}")
+            start, half, end = memory_start[name], memory_half[name], memory_end[name]
+            replaced = "" if start.pids == end.pids else ", ids changed (one was replaced)"
+            print(
+                f"{name:<29} {start.mib:16.0f} {half.mib:9.0f} {end.mib:7.0f} "
+                f"{end.mib - half.mib:+10.1f}  {len(end.pids)}{replaced}"
+            )
         print(
             f"\nevents for the subscription: {events}; deliveries delivered: {delivered}; "
             f"received: {receiver.requests} ({len(receiver.arrivals)} distinct), all settled "

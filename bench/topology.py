@@ -79,6 +79,17 @@ def merged(name: str, phases: list[Phase]) -> Phase:
     )
 
 
+def how_nodes_serve(topology: Topology) -> str:
+    """What each serve node's log says it runs on (its last "listening on" line: processes,
+    server and loop), so that the figures name the server they were measured on."""
+    said = []
+    for node in topology.serve:
+        log = (topology.root / "logs" / f"{node.name}.log").read_text(errors="replace")
+        lines = [line for line in log.splitlines() if "listening on" in line]
+        said.append(f"{node.name} {lines[-1].rsplit('(', 1)[-1].rstrip(')') if lines else '?'}")
+    return "; ".join(said)
+
+
 def rate(phase: Phase) -> float:
     return len(phase.latencies) / phase.seconds
 
@@ -130,6 +141,7 @@ async def bench(args: argparse.Namespace, directory: Path) -> None:
     started = time.monotonic()
     topology = await asyncio.to_thread(up, directory, SETTINGS)
     print(f"topology up in {time.monotonic() - started:.0f} s: {topology.lb_url}")
+    print(f"nodes: {how_nodes_serve(topology)}")
     os.environ["DATABASE_URL"] = topology.listen_url
     seeded = await seed(topology.listen_url, [args.tickets])
     event = seeded.events[0]

@@ -39,8 +39,9 @@ class Short:
 @dataclass(frozen=True)
 class NewOrder:
     """What an order is made of before the database: ``tickets`` is the JSON array of its
-    tickets (id, ticket_type_id, scannable_code, owner_name, owner_email, seat, sequence,
-    metadata, metadata_fields), ``event`` its outbox row (id, type, JSON payload)."""
+    tickets (id, ticket_type_id, scannable_code, signed_code, scan_key_id, owner_name,
+    owner_email, seat, sequence, metadata, metadata_fields), ``event`` its outbox row (id, type,
+    JSON payload)."""
 
     id: UUID
     organization_id: UUID

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from db.scans import Columns
+from db.rows import Columns
 from db.tables import RequestLogEntry
 
 ENTRY = Columns(

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from db.rows import Columns
 from db.tables import Scan, Scanner, Ticket
 
 Row = dict[str, Any]
@@ -28,28 +29,6 @@ def _postgres() -> bool:
 def _cast(kind: str) -> str:
     """A parameter's type on PostgreSQL (which cannot always infer it); nothing on SQLite."""
     return f"::{kind}" if _postgres() else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Columns:
-    """Rows of named, typed columns as a relation ``v`` a statement can select from."""
-
-    names: tuple[tuple[str, str], ...]
-    """(name, PostgreSQL type) of each column."""
-
-    def source(self, rows: Sequence[Sequence[Any]]) -> tuple[str, list[Any]]:
-        """``(sql, args)``: the rows as a table expression aliased ``v``."""
-        if _postgres():
-            arrays = ", ".join(f"{{}}::{kind}[]" for _, kind in self.names)
-            names = ", ".join(name for name, _ in self.names)
-            columns = [list(column) for column in zip(*rows, strict=True)]
-            return f"unnest({arrays}) AS v({names})", columns
-        row = "(" + ", ".join(["{}"] * len(self.names)) + ")"
-        aliases = ", ".join(f"column{i} AS {name}" for i, (name, _) in enumerate(self.names, 1))
-        values = ", ".join([row] * len(rows))
-        return f"(SELECT {aliases} FROM (VALUES {values})) AS v", [
-            value for row_values in rows for value in row_values
-        ]
 
 
 def _in(column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:

@@ -26,7 +26,7 @@ from piccolo.columns import (
     Timestamptz,
     Varchar,
 )
-from piccolo.columns.base import OnDelete
+from piccolo.columns.base import OnDelete, OnUpdate
 from piccolo.table import Table
 
 
@@ -207,6 +207,26 @@ class Event(Table, tablename="events"):
     updated_at = Timestamptz()
 
 
+class ScanKey(Table, tablename="scan_keys"):
+    """An event's Ed25519 key for signed ticket codes (CONTRACT.md section 17,
+    ``app/services/scan_keys.py``). ``current`` is true on the one key new codes use (a unique
+    index on ``event_id`` where it is true) and null on the others. Retiring a key gives its row a
+    new ``id``: the tickets' foreign key on ``id`` then refuses any ticket still naming the key
+    (docs/decisions.md, "Signed codes: where the key is checked")."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, null=False)
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade, null=False)
+    kid = Varchar(length=16)
+    """base64url without padding of the key's 8-byte id."""
+    public_key = Varchar(length=64)
+    """base64url without padding of the raw 32-byte public key."""
+    private_pem = Text()
+    current = Boolean(null=True, default=None)
+    created_at = Timestamptz()
+    retired_at = Timestamptz(null=True, default=None)
+
+
 class TicketType(Table, tablename="ticket_types"):
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -305,6 +325,32 @@ class Ticket(Table, tablename="tickets"):
     """Presence (CONTRACT.md section 17): the direction of the latest valid scan is ``entry``."""
     presence_at = Timestamptz(null=True, default=None)
     """The ``scanned_at`` of that latest valid scan (null while never admitted)."""
+    signed_code = Varchar(length=186, null=True, default=None)
+    """The signed code (CONTRACT.md section 17), made when the ticket is written; null only for a
+    ticket an earlier release wrote, until it is read (``app/services/scan_keys.py``)."""
+    scan_key_id = ForeignKey(
+        references=ScanKey,
+        null=True,
+        default=None,
+        on_delete=OnDelete.no_action,
+        on_update=OnUpdate.no_action,
+    )
+    """The key that signed ``signed_code``; never a retired one (the foreign key sees to it)."""
+
+
+class TicketRevocation(Table, tablename="ticket_revocations"):
+    """A ticket cancelled, or whose signed code was replaced (its key retired): what a door
+    device that verifies codes offline must refuse (``GET /events/{id}/revocations``)."""
+
+    id = UUID(primary_key=True)
+    organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade, null=False)
+    event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade, null=False)
+    ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade, null=False)
+    reason = Varchar(length=20)
+    """``cancelled`` or ``code_replaced``."""
+    kid = Varchar(length=16, null=True, default=None)
+    """The retired key whose codes of the ticket are no longer good (``code_replaced``)."""
+    revoked_at = Timestamptz()
 
 
 class ScannerProfile(Table, tablename="scanner_profiles"):
@@ -547,12 +593,14 @@ TABLES: list[type[Table]] = [
     OAuthConsentTicket,
     SigningKey,
     Event,
+    ScanKey,
     TicketType,
     Timeslot,
     TimeslotTicketType,
     Order,
     Hold,
     Ticket,
+    TicketRevocation,
     ScannerProfile,
     ScannerProfileTarget,
     Scanner,

@@ -20,6 +20,17 @@ from graphql import GraphQLError
 from app.errors import DomainError, Forbidden, InvalidInput, Unavailable
 from db.availability import unavailable
 
+CODES = {
+    400: "BAD_USER_INPUT",
+    401: "UNAUTHENTICATED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    409: "CONFLICT",
+    422: "BAD_USER_INPUT",
+    429: "RATE_LIMITED",
+    503: "UNAVAILABLE",
+}
+"""``extensions.code`` of a domain error, by its HTTP status."""
 INTERNAL_MESSAGE = "The server failed to resolve this field; it has been logged."
 
 
@@ -33,7 +44,7 @@ def is_bug(error: GraphQLError) -> bool:
 
 
 def domain_extensions(error: DomainError) -> dict[str, Any]:
-    extensions: dict[str, Any] = {"code": error.code}
+    extensions: dict[str, Any] = {"code": CODES[error.status]}
     if isinstance(error, InvalidInput) and error.errors:
         extensions["errors"] = [{"field": e.field, "message": e.message} for e in error.errors]
     if isinstance(error, Forbidden) and error.scope:

@@ -36,6 +36,7 @@ from app.services import (
     events,
     holds,
     orders,
+    scan_keys,
     scanners,
     scanning,
     ticket_types,
@@ -82,6 +83,7 @@ from graphql_api.types import (
     Event,
     Hold,
     Order,
+    ScanKey,
     Ticket,
     TicketType,
     Timeslot,
@@ -381,6 +383,25 @@ class Mutation:
     )
     async def release_hold(self, info: Info, id: strawberry.ID) -> Hold | None:
         return await holds.release_hold(principal_of(info), parse_id(id, "id"))
+
+    @mutation(
+        scan_keys.rotate_key,
+        "Adds a key to the event that signs the codes of tickets written from then on; "
+        "earlier codes stay good until their key is retired.",
+    )
+    async def rotate_scan_key(self, info: Info, event_id: strawberry.ID) -> ScanKey | None:
+        return await scan_keys.rotate_key(principal_of(info), parse_id(event_id, "event_id"))
+
+    @mutation(
+        scan_keys.retire_key,
+        "Its tickets get new codes signed with the current key (each a `code_replaced` "
+        "revocation); CONFLICT for the current key (rotate first); retiring again changes "
+        "nothing.",
+    )
+    async def retire_scan_key(
+        self, info: Info, event_id: strawberry.ID, kid: str
+    ) -> ScanKey | None:
+        return await scan_keys.retire_key(principal_of(info), parse_id(event_id, "event_id"), kid)
 
     @mutation(orders.confirm_order, "Confirming again changes nothing.")
     async def confirm_order(self, info: Info, input: OrderIdInput) -> Order | None:

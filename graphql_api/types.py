@@ -10,6 +10,7 @@ wrapper; a page loads the relations of all its items at once (``graphql_api.core
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -18,14 +19,17 @@ from app.schemas import events as event_records
 from app.schemas import holds as hold_records
 from app.schemas import identity as identity_records
 from app.schemas import orders as order_records
+from app.schemas import scan_keys as scan_key_records
 from app.schemas import tickets as ticket_records
 from app.services import attendance, availability
+from app.services import scan_keys as signing
 from app.services.events import EVENTS
 from app.services.orders import ORDERS
 from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
-from graphql_api.context import Info, loaders_of
+from app.timeutil import require_offset
+from graphql_api.context import Info, loaders_of, principal_of
 from graphql_api.derive import object_type, record_type
 from graphql_api.lists import nested_list
 from graphql_api.scopes import field, relation
@@ -59,6 +63,25 @@ class Attendance:
     pass
 
 
+@record_type(
+    scan_key_records.ScanKey,
+    description="An Ed25519 key that signs the event's `signedCode`s (docs/signed-codes.md); "
+    "refuse codes of a key whose `retiredAt` is set.",
+)
+class ScanKey:
+    pass
+
+
+@record_type(scan_key_records.Revocation)
+class Revocation:
+    pass
+
+
+@record_type(scan_key_records.Revocations)
+class Revocations:
+    pass
+
+
 @record_type(event_records.Event)
 class Event:
     if TYPE_CHECKING:  # the record's fields that the resolvers read (derived at run time)
@@ -75,6 +98,23 @@ class Event:
     )
     def availability(self, info: Info) -> list[TimeslotAvailability] | None:
         return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
+
+    @field(
+        signing.event_keys,
+        "The keys that sign the tickets' `signedCode`, oldest first, retired ones included "
+        "(the first is made on first use).",
+    )
+    async def scan_keys(self, info: Info) -> list[ScanKey] | None:
+        return (await signing.event_keys(principal_of(info), self.id)).keys
+
+    @field(
+        signing.event_revocations,
+        "Tickets cancelled or whose code was replaced, from `since` (all when null) up to "
+        "`nextSince`; pass `nextSince` as the next `since` and none is missed or repeated.",
+    )
+    async def revocations(self, info: Info, since: datetime | None = None) -> Revocations | None:
+        checked = None if since is None else require_offset(since, "since")
+        return await signing.event_revocations(principal_of(info), self.id, checked)
 
     timeslots = nested_list(TIMESLOTS, "event_id")
     ticket_types = nested_list(TICKET_TYPES, "event_id")

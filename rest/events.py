@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from app.ids import parse_id
 from app.principal import Principal
@@ -22,9 +24,23 @@ from app.schemas.events import (
     TimeslotUpdate,
 )
 from app.schemas.holds import Availability
-from app.services import attendance, availability, events, ticket_types, timeslots
+from app.schemas.scan_keys import Revocations, ScanKey, ScanKeys
+from app.services import attendance, availability, events, scan_keys, ticket_types, timeslots
+from app.timeutil import parse_timestamp
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
+
+KidPath = Annotated[
+    str, PathParameter(description="The key's `kid` (base64url of 8 bytes, 11 characters)")
+]
+Since = Annotated[
+    str | None,
+    QueryParameter(
+        description="RFC 3339: only revocations at or after it (the previous answer's "
+        "`next_since`); all of them when left out",
+        schema_extra={"format": "date-time"},
+    ),
+]
 
 
 class EventController(Controller):
@@ -63,6 +79,76 @@ class EventController(Controller):
         self, principal: NamedDependency[Principal], event_id: IdPath
     ) -> Attendance:
         return await attendance.event_attendance(principal, parse_id(event_id, "event_id"))
+
+    @get(
+        "/{event_id:str}/scan-keys",
+        **operation(
+            "List an event's scan keys",
+            service=scan_keys.event_keys,
+            errors=(400, 403, 404),
+            text="The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest "
+            "first, retired ones included (refuse codes of a key whose `retired_at` is set). The "
+            "event's first key is made on first use. Format and test vectors: "
+            "docs/signed-codes.md.",
+        ),
+    )
+    async def list_scan_keys(
+        self, principal: NamedDependency[Principal], event_id: IdPath
+    ) -> ScanKeys:
+        return await scan_keys.event_keys(principal, parse_id(event_id, "event_id"))
+
+    @post(
+        "/{event_id:str}/scan-keys/rotate",
+        status_code=201,
+        **operation(
+            "Rotate an event's scan key",
+            service=scan_keys.rotate_key,
+            errors=(400, 403, 404),
+            text="Adds a key, which signs the codes of the tickets written from then on (every "
+            "process uses it within 30 seconds); codes signed earlier stay good until their key "
+            "is retired.",
+        ),
+    )
+    async def rotate_scan_key(
+        self, principal: NamedDependency[Principal], event_id: IdPath
+    ) -> ScanKey:
+        return await scan_keys.rotate_key(principal, parse_id(event_id, "event_id"))
+
+    @post(
+        "/{event_id:str}/scan-keys/{kid:str}/retire",
+        status_code=200,
+        **operation(
+            "Retire one of an event's scan keys",
+            service=scan_keys.retire_key,
+            errors=(400, 403, 404, 409),
+            text="The tickets whose codes it signed get new codes signed with the current key, "
+            "and appear in the revocations as `code_replaced`; the key stays listed with "
+            "`retired_at`. 409 `current-scan-key` for the key that signs new codes (rotate "
+            "first); retiring a retired key changes nothing.",
+        ),
+    )
+    async def retire_scan_key(
+        self, principal: NamedDependency[Principal], event_id: IdPath, kid: KidPath
+    ) -> ScanKey:
+        return await scan_keys.retire_key(principal, parse_id(event_id, "event_id"), kid)
+
+    @get(
+        "/{event_id:str}/revocations",
+        **operation(
+            "List an event's revoked tickets",
+            service=scan_keys.event_revocations,
+            errors=(400, 403, 404),
+            text="Tickets cancelled, or whose signed code was replaced (its key retired), "
+            "from `since` up to `next_since`, the server's time when read, oldest first. Pass "
+            "`next_since` as the next `since`: each revocation is in exactly one answer of such "
+            "a chain, none is missed and none repeated.",
+        ),
+    )
+    async def list_revocations(
+        self, principal: NamedDependency[Principal], event_id: IdPath, since: Since = None
+    ) -> Revocations:
+        parsed = None if since is None else parse_timestamp(since, "since")
+        return await scan_keys.event_revocations(principal, parse_id(event_id, "event_id"), parsed)
 
     @get(
         "/{event_id:str}/availability",

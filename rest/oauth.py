@@ -53,6 +53,13 @@ TOKEN_ERRORS = {
         TokenError, description="invalid_client (HTTP Basic was sent)", generate_examples=False
     ),
 }
+TOKEN_ENDPOINT: dict[str, Any] = {
+    "opt": {FORM_BODY_OPT: True},
+    "security": [{}],
+    "status_code": 200,
+    "responses": TOKEN_ERRORS,
+}
+"""What the token and revocation endpoints share: a form body, no bearer, RFC 6749 errors."""
 
 
 def _query_pairs(request: Request[Any, Any, Any]) -> list[tuple[str, str]]:
@@ -86,6 +93,15 @@ def _not_a_form() -> Response[Any]:
 def _settings(request: Request[Any, Any, Any]) -> Settings:
     settings: Settings = request.app.state["settings"]
     return settings
+
+
+async def _form_answer(request: Request[Any, Any, Any], endpoint: server.Endpoint) -> Response[Any]:
+    """The JSON answer of a token or revocation ``endpoint`` to the request's form."""
+    pairs = await _form_pairs(request)
+    if pairs is None:
+        return _not_a_form()
+    outcome = await endpoint(pairs, request.headers.get("authorization"), _settings(request))
+    return _json_outcome(outcome)
 
 
 def _page(answer: authorization.Answer, settings: Settings) -> Response[Any]:
@@ -174,20 +190,11 @@ async def oauth_consent(request: Request[Any, Any, Any]) -> Response[Any]:
     description="Form-encoded; grant types `authorization_code` (with PKCE), `client_credentials` "
     "and `refresh_token`. Clients authenticate with HTTP Basic or `client_secret` in the form; "
     "public clients send only `client_id`.",
-    opt={FORM_BODY_OPT: True},
-    security=[{}],
-    status_code=200,
-    responses=TOKEN_ERRORS,
     operation_class=TokenOperation,
+    **TOKEN_ENDPOINT,
 )
 async def oauth_token(request: Request[Any, Any, Any]) -> Response[TokenResponse]:
-    pairs = await _form_pairs(request)
-    if pairs is None:
-        return _not_a_form()
-    outcome = await server.token_endpoint(
-        pairs, request.headers.get("authorization"), _settings(request)
-    )
-    return _json_outcome(outcome)
+    return await _form_answer(request, server.token_endpoint)
 
 
 @post(
@@ -196,20 +203,11 @@ async def oauth_token(request: Request[Any, Any, Any]) -> Response[TokenResponse
     summary="Token revocation (RFC 7009)",
     description="Revokes the grant an access or refresh token belongs to, with every token of it. "
     "Answers 200 for unknown tokens too.",
-    opt={FORM_BODY_OPT: True},
-    security=[{}],
-    status_code=200,
-    responses=TOKEN_ERRORS,
     operation_class=RevokeOperation,
+    **TOKEN_ENDPOINT,
 )
 async def oauth_revoke(request: Request[Any, Any, Any]) -> Response[Any]:
-    pairs = await _form_pairs(request)
-    if pairs is None:
-        return _not_a_form()
-    outcome = await server.revocation_endpoint(
-        pairs, request.headers.get("authorization"), _settings(request)
-    )
-    return _json_outcome(outcome)
+    return await _form_answer(request, server.revocation_endpoint)
 
 
 @get(

@@ -407,8 +407,9 @@ async def _with_engine(settings: Settings, work: Awaitable[DemoSession]) -> Demo
 
 
 def run(database: str | None, reset: bool, host: str, port: int) -> None:
-    """Check the port, prepare, seed and print, then serve until interrupted. A port in use or
-    a SQLite file in a missing directory stops it before anything is written or printed."""
+    """Check the port, prepare and seed, then serve until interrupted, printing the banner once
+    the port answers (its commands work as soon as they are shown). A port in use or a SQLite
+    file in a missing directory stops it before anything is written or printed."""
     import asyncio
 
     from app.settings import get_settings
@@ -418,6 +419,12 @@ def run(database: str | None, reset: bool, host: str, port: int) -> None:
     idp_directory = configure_environment(database, reset, host, port)
     settings = get_settings()
     session = asyncio.run(_with_engine(settings, start_session(idp_directory)))
-    print_banner(session, settings.public_url, settings.database_url, idp_directory, sys.stdout)
-
-    serve(host=host, port=port, workers=1, settings=settings)
+    serve(
+        host=host,
+        port=port,
+        workers=1,
+        settings=settings,
+        when_answering=lambda: print_banner(
+            session, settings.public_url, settings.database_url, idp_directory, sys.stdout
+        ),
+    )

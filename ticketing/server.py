@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from granian import Granian
@@ -145,8 +145,11 @@ def _dial_address(host: str) -> str:
     return host
 
 
-def _announce_when_answering(host: str, port: int, description: str) -> None:
-    """Log where the server listens once a connection to it succeeds (bounded poll)."""
+def _announce_when_answering(
+    host: str, port: int, description: str, then: Callable[[], None] | None
+) -> None:
+    """Log where the server listens once a connection to it succeeds (bounded poll), then call
+    ``then``."""
     deadline = time.monotonic() + STARTUP_LIMIT_SECONDS
     while time.monotonic() < deadline:
         try:
@@ -158,12 +161,22 @@ def _announce_when_answering(host: str, port: int, description: str) -> None:
         logger.warning("nothing answers on port %d after %g s", port, STARTUP_LIMIT_SECONDS)
         return
     logger.info("listening on http://%s:%d (%s)", url_host(host), port, description)
+    if then is not None:
+        then()
 
 
-def serve(*, host: str, port: int, workers: int, settings: Settings) -> None:
+def serve(
+    *,
+    host: str,
+    port: int,
+    workers: int,
+    settings: Settings,
+    when_answering: Callable[[], None] | None = None,
+) -> None:
     """Serve the application of :data:`APPLICATION` in ``workers`` processes until SIGTERM or
     SIGINT; in-flight requests then get ``settings.shutdown_timeout_seconds`` to finish while new
-    connections are refused."""
+    connections are refused. ``when_answering`` is called once the port answers (the demo prints
+    its banner then, so that its commands work as soon as they are shown)."""
     configure_logging(settings.log_level, settings.log_format)
     metrics_directory = None
     if workers > 1 and settings.metrics:
@@ -195,7 +208,7 @@ def serve(*, host: str, port: int, workers: int, settings: Settings) -> None:
             configure_logging(settings.log_level, settings.log_format)
             threading.Thread(
                 target=_announce_when_answering,
-                args=(host, real_port, f"{processes}; granian, {loop}"),
+                args=(host, real_port, f"{processes}; granian, {loop}", when_answering),
                 daemon=True,
             ).start()
             server.serve()

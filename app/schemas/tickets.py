@@ -21,6 +21,9 @@ class MetadataField(msgspec.Struct):
 class Ticket(msgspec.Struct):
     id: UUID
     scannable_code: str
+    signed_code: str
+    """``T1.`` and 183 characters: the code a door verifies offline with the event's keys
+    (CONTRACT.md section 17, docs/signed-codes.md)."""
     event_timeslot_id: UUID
     ticket_type_id: UUID
     order_id: UUID

@@ -11,9 +11,10 @@ from app.errors import InvalidInput
 from app.principal import Principal, requires
 from app.records import to_record
 from app.resources import Resource
+from app.schemas.decoding import sent
 from app.schemas.events import Event, EventCreate, EventUpdate
-from app.services.lookup import owned_row
-from app.timeutil import require_offset, utcnow
+from app.services.lookup import owned_row, update_owned
+from app.timeutil import utcnow, with_offsets
 from db.tables import Event as EventTable
 from db.transactions import transaction
 
@@ -38,20 +39,11 @@ async def require_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
 
 @requires("events.write")
 async def create_event(principal: Principal, data: EventCreate) -> Event:
-    starts_at = require_offset(data.starts_at, "starts_at")
-    ends_at = None if data.ends_at is None else require_offset(data.ends_at, "ends_at")
-    _check_period(starts_at, ends_at)
+    fields = with_offsets(msgspec.structs.asdict(data), "starts_at", "ends_at")
+    _check_period(fields["starts_at"], fields["ends_at"])
     now = utcnow()
     row = EventTable(
-        organization_id=principal.organization_id,
-        title=data.title,
-        description=data.description,
-        location=data.location,
-        starts_at=starts_at,
-        ends_at=ends_at,
-        order_scanning_enabled=data.order_scanning_enabled,
-        created_at=now,
-        updated_at=now,
+        **fields, organization_id=principal.organization_id, created_at=now, updated_at=now
     )
     await row.save()
     return to_record(Event, row.to_dict())
@@ -59,18 +51,10 @@ async def create_event(principal: Principal, data: EventCreate) -> Event:
 
 @requires("events.write")
 async def update_event(principal: Principal, event_id: UUID, data: EventUpdate) -> Event:
-    changes = {
-        field: getattr(data, field)
-        for field in data.__struct_fields__
-        if getattr(data, field) is not msgspec.UNSET
-    }
-    for field in ("starts_at", "ends_at"):
-        if changes.get(field) is not None:
-            changes[field] = require_offset(changes[field], field)
+    """Change the sent fields with one conditional UPDATE; the merged period is checked on the
+    returned row, and a bad one rolls the change back."""
+    changes = {**with_offsets(sent(data), "starts_at", "ends_at"), "updated_at": utcnow()}
     async with transaction():
-        current = await owned_row(EventTable, event_id, principal.organization_id, "event")
-        merged = {**current, **changes}
-        _check_period(merged["starts_at"], merged["ends_at"])
-        changes["updated_at"] = utcnow()
-        await EventTable.update(**changes).where(EventTable.id == event_id)
-    return to_record(Event, {**current, **changes})
+        row = await update_owned(EventTable, event_id, principal.organization_id, "event", changes)
+        _check_period(row["starts_at"], row["ends_at"])
+    return to_record(Event, row)

@@ -41,7 +41,7 @@ from app.schemas.orders import (
     TicketInput,
 )
 from app.schemas.webhook_events import OrderConfirmed, OrderCreated
-from app.services import audit, availability
+from app.services import audit, availability, scan_keys
 from app.services.audit import Target
 from app.services.holds import hold_record, sold_out, take_or_reclaim
 from app.services.lookup import owned_row
@@ -140,6 +140,7 @@ async def watch_order_changes(
 
 
 @requires("orders.write")
+@scan_keys.retrying_retired_key
 async def place_order(principal: Principal, data: OrderCreate) -> Order:
     """Create a pending order and its valid tickets, from a hold (``hold_id``: its places, the
     hold becomes ``converted``) or outright; emits ``order.created``."""
@@ -207,7 +208,12 @@ async def _place_at_once(
 ) -> Order | statements.Short | None:
     """The order in one statement (``db.orders.write_at_once``), then its announcements; for an
     order outright that finds too few places, what it found; None when the statement wrote
-    nothing for any other reason (see the module's docstring)."""
+    nothing for any other reason (see the module's docstring), or when this process holds no key
+    of the event to sign its codes with (the transaction reads or makes it, once the event is
+    known to be the caller's; the statement checks that before it writes)."""
+    signer = scan_keys.cached_signer(event_id)
+    if signer is None:
+        return None
     now = utcnow()
     order_id = uuid.uuid4()
     buyer_email = data.buyer_email.lower()
@@ -223,7 +229,7 @@ async def _place_at_once(
         data.channel,
         data.payment_method,
         now,
-        _encode(_ticket_rows(data, tickets)).decode(),
+        _encode(_ticket_rows(data, tickets, signer, timeslot_id)).decode(),
         event,
     )
     try:
@@ -257,15 +263,21 @@ async def _place_at_once(
 _encode = msgspec.json.Encoder().encode
 
 
-def _ticket_rows(data: OrderCreate, tickets: list[TicketInput]) -> list[dict[str, Any]]:
+def _ticket_rows(
+    data: OrderCreate, tickets: list[TicketInput], signer: scan_keys.Signer, timeslot_id: UUID
+) -> list[dict[str, Any]]:
     """What the order's tickets are made of that does not depend on the database: their ids,
-    codes, owners (the buyer's by default), seats, sequence and metadata."""
+    codes (the signed one with ``signer``, the event's current key), owners (the buyer's by
+    default), seats, sequence and metadata."""
     buyer_email = data.buyer_email.lower()
+    ids = [uuid.uuid4() for _ in tickets]
     return [
         {
-            "id": uuid.uuid4(),
+            "id": ticket_id,
             "ticket_type_id": ticket.ticket_type_id,
             "scannable_code": new_scannable_code(),
+            "signed_code": signer.sign(ticket_id, ticket.ticket_type_id, timeslot_id),
+            "scan_key_id": signer.row_id,
             "owner_name": ticket.owner_name or data.buyer_name,
             "owner_email": ticket.owner_email.lower() if ticket.owner_email else buyer_email,
             "seat": ticket.seat,
@@ -276,7 +288,7 @@ def _ticket_rows(data: OrderCreate, tickets: list[TicketInput]) -> list[dict[str
                 for f in ticket.metadata_fields
             ],
         }
-        for sequence, ticket in enumerate(tickets, start=1)
+        for sequence, (ticket_id, ticket) in enumerate(zip(ids, tickets, strict=True), 1)
     ]
 
 
@@ -362,6 +374,7 @@ async def _write_order(
         updated_at=now,
     )
     await order.save()
+    signer = await scan_keys.signer(organization_id, event_id)
     await Ticket.insert(
         *[
             Ticket(
@@ -378,7 +391,7 @@ async def _write_order(
                 created_at=now,
                 updated_at=now,
             )
-            for row in _ticket_rows(data, tickets)
+            for row in _ticket_rows(data, tickets, signer, timeslot_id)
         ]
     )
     await record_event(organization_id, OrderCreated(order_id=order.id, event_id=event_id))

@@ -14,6 +14,7 @@ from functools import reduce
 from typing import Any
 from uuid import UUID
 
+import msgspec
 from piccolo.columns import ForeignKey
 from piccolo.table import Table
 
@@ -32,8 +33,8 @@ from app.schemas.scanners import (
 )
 from app.services import audit
 from app.services.audit import Target
-from app.services.lookup import owned_row
-from app.timeutil import require_offset, utcnow
+from app.services.lookup import update_owned
+from app.timeutil import utcnow, with_offsets
 from db.lists import Row
 from db.locks import locked
 from db.tables import Event, ScannerProfileTarget, TicketType, Timeslot
@@ -107,10 +108,8 @@ async def create_scanner(principal: Principal, data: ScannerCreate) -> Scanner:
     if data.profile_id is not None:
         await _require_profile(principal.organization_id, data.profile_id)
     row = ScannerTable(
+        **msgspec.structs.asdict(data),
         organization_id=principal.organization_id,
-        name=data.name,
-        active=data.active,
-        profile_id=data.profile_id,
         created_at=utcnow(),
     )
     async with transaction():
@@ -129,25 +128,14 @@ async def update_scanner(principal: Principal, scanner_id: UUID, data: ScannerUp
     changes = sent(data)
     if changes.get("profile_id") is not None:
         await _require_profile(principal.organization_id, changes["profile_id"])
-    if not changes:
-        return to_record(
-            Scanner, await owned_row(ScannerTable, scanner_id, principal.organization_id, "scanner")
-        )
     async with transaction():
-        updated = (
-            await ScannerTable.update(**changes)
-            .where(
-                ScannerTable.id == scanner_id,
-                ScannerTable.organization_id == principal.organization_id,
-            )
-            .returning(*ScannerTable.all_columns())
+        row = await update_owned(
+            ScannerTable, scanner_id, principal.organization_id, "scanner", changes
         )
-        if not updated:
-            raise NotFound.resource("scanner", scanner_id)
-        await audit.record(
-            principal, "scanner.update", Target("scanner", scanner_id, updated[0]["name"]), changes
-        )
-    return to_record(Scanner, updated[0])
+        if changes:
+            target = Target("scanner", scanner_id, row["name"])
+            await audit.record(principal, "scanner.update", target, changes)
+    return to_record(Scanner, row)
 
 
 # Scanner profiles
@@ -214,28 +202,15 @@ async def _replace_targets(profile_id: UUID, targets: Targets) -> None:
 
 @requires("scanners.write")
 async def create_profile(principal: Principal, data: ScannerProfileCreate) -> ScannerProfile:
-    valid_from = None if data.valid_from is None else require_offset(data.valid_from, "valid_from")
-    valid_until = (
-        None if data.valid_until is None else require_offset(data.valid_until, "valid_until")
-    )
-    _check_window(valid_from, valid_until)
+    fields = with_offsets(msgspec.structs.asdict(data), "valid_from", "valid_until")
+    lists = {field: fields.pop(field) for field in TARGETS}
+    _check_window(fields["valid_from"], fields["valid_until"])
     now = utcnow()
     row = ProfileTable(
-        organization_id=principal.organization_id,
-        name=data.name,
-        opens_minutes_before_start=data.opens_minutes_before_start,
-        closes_minutes_after_end=data.closes_minutes_after_end,
-        valid_from=valid_from,
-        valid_until=valid_until,
-        entry_policy=data.entry_policy,
-        created_at=now,
-        updated_at=now,
+        **fields, organization_id=principal.organization_id, created_at=now, updated_at=now
     )
     async with transaction():
-        targets = await _check_targets(
-            principal.organization_id,
-            {field: getattr(data, field) for field in TARGETS},
-        )
+        targets = await _check_targets(principal.organization_id, lists)
         await row.save()
         await _replace_targets(row.id, targets)
         await audit.record(
@@ -253,26 +228,15 @@ async def update_profile(
 ) -> ScannerProfile:
     """Change the sent fields with one conditional UPDATE; the merged window is checked on the
     returned row, and a bad one rolls the change back."""
-    changes = sent(data)
-    for field in ("valid_from", "valid_until"):
-        if changes.get(field) is not None:
-            changes[field] = require_offset(changes[field], field)
+    changes = with_offsets(sent(data), "valid_from", "valid_until")
     _check_window(changes.get("valid_from"), changes.get("valid_until"))
     lists = {field: changes.pop(field) for field in TARGETS if field in changes}
     changes["updated_at"] = utcnow()
     async with transaction():
         targets = await _check_targets(principal.organization_id, lists)
-        updated = (
-            await ProfileTable.update(**changes)
-            .where(
-                ProfileTable.id == profile_id,
-                ProfileTable.organization_id == principal.organization_id,
-            )
-            .returning(*ProfileTable.all_columns())
+        row = await update_owned(
+            ProfileTable, profile_id, principal.organization_id, "scanner profile", changes
         )
-        if not updated:
-            raise NotFound.resource("scanner profile", profile_id)
-        row = updated[0]
         _check_window(row["valid_from"], row["valid_until"])
         await _replace_targets(profile_id, targets)
         current = (await targets_of([profile_id]))[profile_id]

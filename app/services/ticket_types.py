@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from app.errors import Conflict, NotFound
+from app.errors import Conflict
 from app.money import amount
 from app.principal import Principal, requires
 from app.records import to_record
@@ -21,6 +21,7 @@ from app.resources import Parent, Resource
 from app.schemas.decoding import sent
 from app.schemas.events import Deleted, TicketType, TicketTypeCreate, TicketTypeUpdate
 from app.services.events import require_event
+from app.services.lookup import owned_row, update_owned
 from app.services.scanners import refuse_if_profiles_name
 from app.timeutil import utcnow
 from db.locks import Strength, locked
@@ -55,17 +56,6 @@ async def create_ticket_type(
     return to_record(TicketType, row.to_dict())
 
 
-def _owned(principal: Principal, ticket_type_id: UUID, event_id: UUID | None) -> list[Any]:
-    """The conditions naming the caller's ticket type (of ``event_id`` when given)."""
-    where = [
-        TicketTypeTable.id == ticket_type_id,
-        TicketTypeTable.organization_id == principal.organization_id,
-    ]
-    if event_id is not None:
-        where.append(TicketTypeTable.event_id == event_id)
-    return where
-
-
 @requires("events.write")
 async def update_ticket_type(
     principal: Principal,
@@ -80,18 +70,15 @@ async def update_ticket_type(
     changes = sent(data)
     if "price" in changes:
         changes["price"] = amount(changes["price"], "price")
-    where = _owned(principal, ticket_type_id, event_id)
     async with transaction():
-        if changes:
-            rows = (
-                await TicketTypeTable.update(**changes)
-                .where(*where)
-                .returning(*TicketTypeTable.all_columns())
-            )
-        else:
-            rows = await TicketTypeTable.select().where(*where)
-        if not rows:
-            raise NotFound.resource("ticket type", ticket_type_id)
+        row = await update_owned(
+            TicketTypeTable,
+            ticket_type_id,
+            principal.organization_id,
+            "ticket type",
+            changes,
+            event_id=event_id,
+        )
         if "swappable" in changes:
             await Ticket.update(
                 {Ticket.swappable: changes["swappable"], Ticket.updated_at: utcnow()}
@@ -100,7 +87,7 @@ async def update_ticket_type(
                 Ticket.status != "cancelled",
                 Ticket.swappable != changes["swappable"],
             )
-    return to_record(TicketType, rows[0])
+    return to_record(TicketType, row)
 
 
 @requires("events.write")
@@ -109,14 +96,14 @@ async def delete_ticket_type(
 ) -> Deleted:
     """Delete a ticket type nothing was ordered of; 409 naming why otherwise (see the module)."""
     async with transaction():
-        found = await locked(
-            TicketTypeTable.select(TicketTypeTable.id).where(
-                *_owned(principal, ticket_type_id, event_id)
-            ),
-            "UPDATE",
+        await owned_row(
+            TicketTypeTable,
+            ticket_type_id,
+            principal.organization_id,
+            "ticket type",
+            event_id=event_id,
+            lock="UPDATE",
         )
-        if not found:
-            raise NotFound.resource("ticket type", ticket_type_id)
         ordered = await Ticket.count().where(Ticket.ticket_type_id == ticket_type_id)
         if ordered:
             raise Conflict(

@@ -17,14 +17,26 @@ from app.resources import Parent, Resource, choice_filter, id_filter, since, tex
 from app.schemas.scanning import MAX_CODE_LENGTH
 from app.schemas.tickets import Ticket, TicketStatus
 from app.schemas.webhook_events import TicketCancelled
-from app.services import availability
+from app.services import availability, scan_keys
 from app.services.lookup import owned_row
 from app.services.outbox import record_events
 from app.timeutil import utcnow
+from db import revocations
 from db.counts import Counts
 from db.tables import Event, Order, Timeslot
 from db.tables import Ticket as TicketTable
 from db.transactions import transaction
+
+
+async def fill_signed_codes(rows: list[dict[str, Any]]) -> None:
+    """Sign the tickets that an earlier release wrote without a code (rare: only while a rolling
+    upgrade runs the previous release beside this one; the migration signed the others)."""
+    missing = [row for row in rows if row.get("signed_code") is None]
+    if missing:
+        codes = await scan_keys.sign_unsigned_tickets(missing)
+        for row in missing:
+            row["signed_code"] = codes[row["id"]]
+
 
 TICKETS = Resource(
     table=TicketTable,
@@ -63,6 +75,7 @@ TICKETS = Resource(
         ),
     },
     counts=Counts("ticket_counts", get_args(TicketStatus)),
+    enrich=fill_signed_codes,
 )
 """Tickets are listed per event or per order; each filter is served by an index of the event's
 tickets (see ``db/migrations``)."""
@@ -105,7 +118,9 @@ async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list
         .returning(*TicketTable.all_columns())
     )
     freed: dict[tuple[UUID, UUID], int] = {}
+    revoked: dict[UUID, list[tuple[UUID, str, str | None]]] = {}
     for row in cancelled:
+        revoked.setdefault(row["event_id"], []).append((row["id"], "cancelled", None))
         place = (row["event_id"], row["event_timeslot_id"])
         freed[place] = freed.get(place, 0) + 1
     for (event_id, timeslot_id), count in freed.items():
@@ -113,6 +128,8 @@ async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list
             Timeslot.id == timeslot_id
         )
         await availability.announce(organization_id, event_id, timeslot_id)
+    for event_id, entries in revoked.items():
+        await revocations.record(organization_id, event_id, entries)
     await record_events(
         organization_id,
         [
@@ -134,4 +151,6 @@ async def cancel_ticket(principal: Principal, ticket_id: UUID) -> Ticket:
     async with transaction():
         current = await owned_row(TicketTable, ticket_id, principal.organization_id, "ticket")
         cancelled = await cancel_tickets(principal.organization_id, [TicketTable.id == ticket_id])
-    return to_record(Ticket, cancelled[0] if cancelled else current)
+    row = cancelled[0] if cancelled else current
+    await fill_signed_codes([row])
+    return to_record(Ticket, row)

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 from uuid import UUID
 
+import msgspec
 from piccolo.columns.combination import WhereRaw
 
 from app.errors import Conflict, InvalidInput, NotFound
@@ -28,12 +29,12 @@ from app.resources import Parent, Resource, since, until
 from app.schemas.decoding import sent
 from app.schemas.events import Deleted, Timeslot, TimeslotCreate, TimeslotUpdate
 from app.services.events import require_event
+from app.services.lookup import owned, owned_row, update_row
 from app.services.scanners import refuse_if_profiles_name
 from app.services.ticket_types import ticket_types_by_id
-from app.timeutil import require_offset, utcnow
+from app.timeutil import utcnow, with_offsets
 from db import holds
 from db.lists import Row
-from db.locks import locked
 from db.tables import Event, Order, TimeslotTicketType
 from db.tables import Timeslot as TimeslotTable
 from db.transactions import transaction
@@ -113,22 +114,13 @@ async def _link(timeslot_id: UUID, ticket_type_ids: list[UUID]) -> None:
 
 @requires("events.write")
 async def create_timeslot(principal: Principal, event_id: UUID, data: TimeslotCreate) -> Timeslot:
-    starts_at = require_offset(data.starts_at, "starts_at")
-    ends_at = require_offset(data.ends_at, "ends_at")
-    _check_period(starts_at, ends_at)
+    fields = with_offsets(msgspec.structs.asdict(data), "starts_at", "ends_at")
+    ticket_type_ids = fields.pop("ticket_type_ids")
+    _check_period(fields["starts_at"], fields["ends_at"])
     await require_event(principal, event_id)
     async with transaction():
-        wanted = await _check_ticket_types(
-            principal.organization_id, event_id, data.ticket_type_ids
-        )
-        row = TimeslotTable(
-            organization_id=principal.organization_id,
-            event_id=event_id,
-            title=data.title,
-            starts_at=starts_at,
-            ends_at=ends_at,
-            total_available=data.total_available,
-        )
+        wanted = await _check_ticket_types(principal.organization_id, event_id, ticket_type_ids)
+        row = TimeslotTable(**fields, organization_id=principal.organization_id, event_id=event_id)
         await row.save()
         await _link(row.id, wanted)
     return to_record(Timeslot, {**row.to_dict(), "ticket_type_ids": sorted(wanted)})
@@ -146,31 +138,17 @@ async def update_timeslot(
     tickets sold matches no row and is a 409; the merged period is checked on the returned row
     (a bad one rolls the change back). A sent ``ticket_type_ids`` replaces the list; tickets
     already sold keep their ticket type whatever the list says (it governs new orders)."""
-    changes = sent(data)
-    for field in ("starts_at", "ends_at"):
-        if field in changes:
-            changes[field] = require_offset(changes[field], field)
+    changes = with_offsets(sent(data), "starts_at", "ends_at")
     if "starts_at" in changes and "ends_at" in changes:
         _check_period(changes["starts_at"], changes["ends_at"])
     ticket_type_ids = changes.pop("ticket_type_ids", None)
-    where = [
-        TimeslotTable.id == timeslot_id,
-        TimeslotTable.organization_id == principal.organization_id,
-    ]
-    if event_id is not None:
-        where.append(TimeslotTable.event_id == event_id)
+    where = owned(TimeslotTable, timeslot_id, principal.organization_id, event_id)
+    capacity = changes.get("total_available")
+    bound = [] if capacity is None else [WhereRaw("sold + held <= {}", capacity)]
     async with transaction():
-        capacity = changes.get("total_available")
-        if changes:
-            query = TimeslotTable.update(**changes).where(
-                *where, *([] if capacity is None else [WhereRaw("sold + held <= {}", capacity)])
-            )
-            rows = await query.returning(*TimeslotTable.all_columns())
-        else:
-            rows = await TimeslotTable.select().where(*where)
-        if not rows:
+        row = await update_row(TimeslotTable, [*where, *bound], changes)
+        if row is None:
             await _refuse_capacity(where, capacity, timeslot_id)
-        row = rows[0]
         _check_period(row["starts_at"], row["ends_at"])
         if ticket_type_ids is not None:
             wanted = await _check_ticket_types(
@@ -182,7 +160,7 @@ async def update_timeslot(
     return to_record(Timeslot, {**row, "ticket_type_ids": linked[timeslot_id]})
 
 
-async def _refuse_capacity(where: list[Any], capacity: int | None, timeslot_id: UUID) -> None:
+async def _refuse_capacity(where: list[Any], capacity: int | None, timeslot_id: UUID) -> NoReturn:
     """Why a timeslot update matched no row: not the caller's (404), or the capacity asked for is
     below what is sold (409)."""
     current = (
@@ -203,20 +181,19 @@ async def delete_timeslot(
     principal: Principal, timeslot_id: UUID, *, event_id: UUID | None = None
 ) -> Deleted:
     """Delete a timeslot no order was placed for; 409 naming why otherwise (see the module)."""
-    where = [
-        TimeslotTable.id == timeslot_id,
-        TimeslotTable.organization_id == principal.organization_id,
-    ]
-    if event_id is not None:
-        where.append(TimeslotTable.event_id == event_id)
     async with transaction():
-        found = await locked(TimeslotTable.select(TimeslotTable.sold).where(*where), "UPDATE")
-        if not found:
-            raise NotFound.resource("timeslot", timeslot_id)
+        found = await owned_row(
+            TimeslotTable,
+            timeslot_id,
+            principal.organization_id,
+            "timeslot",
+            event_id=event_id,
+            lock="UPDATE",
+        )
         ordered = await Order.count().where(Order.event_timeslot_id == timeslot_id)
         if ordered:
             raise Conflict(
-                f"{ordered} orders were placed for this timeslot ({found[0]['sold']} tickets "
+                f"{ordered} orders were placed for this timeslot ({found['sold']} tickets "
                 "sold, cancelled orders count: they are kept); it cannot be deleted"
             )
         held = await holds.figures(principal.organization_id, utcnow(), timeslot_ids=[timeslot_id])

@@ -31,6 +31,7 @@ from app.schemas.webhooks import (
 )
 from app.services import audit
 from app.services.audit import Target, url_label
+from app.services.lookup import update_owned
 from app.services.outbox import announce_work
 from app.services.webhook_delivery import ATTEMPT_LEASE_SECONDS
 from app.settings import Settings
@@ -168,28 +169,18 @@ async def update_webhook(
     if data.active is not msgspec.UNSET:
         changes[WebhookTable.active] = data.active
         changes[WebhookTable.disabled_reason] = None if data.active else "disabled through the API"
-    owned = (
-        WebhookTable.id == webhook_id,
-        WebhookTable.organization_id == principal.organization_id,
-    )
-    if not changes:
-        row = await WebhookTable.select().where(*owned).first()
-        if row is None:
-            raise NotFound.resource("webhook", webhook_id)
-        return to_record(Webhook, row)
     async with transaction():
-        updated = (
-            await WebhookTable.update(changes).where(*owned).returning(*WebhookTable.all_columns())
+        row = await update_owned(
+            WebhookTable, webhook_id, principal.organization_id, "webhook", changes
         )
-        if not updated:
-            raise NotFound.resource("webhook", webhook_id)
-        row = updated[0]
-        changed = {
-            column._meta.name: url_label(value) if column is WebhookTable.url else value
-            for column, value in changes.items()
-            if column is not WebhookTable.disabled_reason
-        }
-        await audit.record(principal, "webhook.update", _target(webhook_id, row["url"]), changed)
+        if changes:
+            changed = {
+                column._meta.name: url_label(value) if column is WebhookTable.url else value
+                for column, value in changes.items()
+                if column is not WebhookTable.disabled_reason
+            }
+            target = _target(webhook_id, row["url"])
+            await audit.record(principal, "webhook.update", target, changed)
     return to_record(Webhook, row)
 
 

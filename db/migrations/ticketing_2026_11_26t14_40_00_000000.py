@@ -1,7 +1,7 @@
 """An order written in one round trip (issue 25 item 5): the function ``order_write``.
 
 The service (``app/services/orders.py``) computes everything an order needs that does not depend
-on the database (ids, codes, owners, the outbox payload) and calls this function once, outside any
+on the database (ids, codes and signed codes, owners, the outbox payload) and calls this function once, outside any
 transaction, so that it commits by itself (``db.orders.write_at_once``). In order:
 
 1. an order of a hold (``p_hold_id``): the hold converted, if it is still active, unexpired and of
@@ -104,14 +104,16 @@ BEGIN
     INSERT INTO tickets (id, organization_id, event_id, event_timeslot_id, ticket_type_id,
                          order_id, scannable_code, owner_name, owner_email, seat, sequence,
                          status, scanned_at, cancelled_at, swappable, metadata, metadata_fields,
-                         created_at, updated_at, inside, presence_at)
+                         created_at, updated_at, inside, presence_at, signed_code, scan_key_id)
     SELECT t.id, p_organization_id, p_event_id, p_timeslot_id, t.ticket_type_id, p_order_id,
            t.scannable_code, t.owner_name, t.owner_email, t.seat, t.sequence, 'valid', NULL,
-           NULL, tt.swappable, t.metadata, t.metadata_fields, p_now, p_now, false, NULL
+           NULL, tt.swappable, t.metadata, t.metadata_fields, p_now, p_now, false, NULL,
+           t.signed_code, t.scan_key_id
     FROM json_to_recordset(p_tickets) AS t(id uuid, ticket_type_id uuid, scannable_code varchar,
                                            owner_name varchar, owner_email varchar,
                                            seat varchar, sequence int, metadata json,
-                                           metadata_fields json)
+                                           metadata_fields json, signed_code varchar,
+                                           scan_key_id uuid)
     JOIN ticket_types tt ON tt.id = t.ticket_type_id;
     INSERT INTO outbox_events (id, organization_id, event_type, payload, created_at)
     VALUES (p_outbox_id, p_organization_id, p_event_type, p_payload, p_now);

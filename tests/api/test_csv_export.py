@@ -37,9 +37,9 @@ ORDER_COLUMNS = [
     "payment_method", "total_price", "refunded", "payed_at", "created_at", "updated_at", "status",
 ]  # fmt: skip
 TICKET_COLUMNS = [
-    "id", "scannable_code", "event_timeslot_id", "ticket_type_id", "order_id", "owner_name",
-    "owner_email", "seat", "sequence", "scanned_at", "status", "cancelled_at", "swappable",
-    "created_at", "updated_at", "metadata", "metadata_fields",
+    "id", "scannable_code", "signed_code", "event_timeslot_id", "ticket_type_id", "order_id",
+    "owner_name", "owner_email", "seat", "sequence", "scanned_at", "status", "cancelled_at",
+    "swappable", "created_at", "updated_at", "metadata", "metadata_fields",
 ]  # fmt: skip
 MONEY = {"total_price", "refunded"}
 TRICKY_NAME = 'Doe, "Jo"\nZoë Ærøskøbing 東京'
@@ -158,6 +158,7 @@ async def test_quoting_follows_rfc_4180(client: AsyncClient, tenant: Tenant) -> 
     assert first["owner_name"] == TRICKY_NAME and first["owner_email"] == TRICKY_EMAIL
     assert first["seat"] == "R1, 7" and first["swappable"] == "false"
     assert first["scanned_at"] == "" and first["created_at"].endswith("Z")
+    assert first["signed_code"].startswith("T1.") and len(first["signed_code"]) == 186
     assert json.loads(first["metadata"]) == {"note": 'a, "b"\nc', "größe": ["M", 1.5, None]}
     [field] = json.loads(first["metadata_fields"])
     assert (field["key"], field["name"], field["value"]) == ("diet", "Diät", 'vegan, "strict"')

@@ -227,7 +227,8 @@ async def test_ticket_record_has_spec_shape_and_pages(client: AsyncClient, tenan
     assert [ticket["sequence"] for ticket in seen] == list(range(1, 8))
     ticket = seen[0]
     assert set(ticket) == {
-        "id", "scannable_code", "event_timeslot_id", "ticket_type_id", "order_id", "owner_name",
+        "id", "scannable_code", "signed_code", "event_timeslot_id", "ticket_type_id", "order_id",
+        "owner_name",
         "owner_email", "seat", "sequence", "scanned_at", "status", "cancelled_at", "swappable",
         "created_at", "updated_at", "metadata", "metadata_fields",
     }  # fmt: skip

@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
+import msgspec
+from piccolo.columns import ForeignKey, Timestamptz
+
 from app import timeutil
+from app.records import to_record
 from app.stored_secrets import hash_secret, new_token
 from db.tables import OAuthAuthorizationCode, OAuthGrant, OAuthRefreshToken
 from db.transactions import transaction
@@ -40,8 +44,7 @@ class Subject:
         return str(self.user_id)
 
 
-@dataclass(frozen=True, slots=True)
-class IssuedCode:
+class IssuedCode(msgspec.Struct, frozen=True):
     """A code just claimed for exchange, in the shape authlib's code grant and PKCE ask for."""
 
     grant_id: UUID
@@ -59,8 +62,7 @@ class IssuedCode:
         return self.scope
 
 
-@dataclass(frozen=True, slots=True)
-class LiveRefreshToken:
+class LiveRefreshToken(msgspec.Struct, frozen=True):
     id: UUID
     grant_id: UUID
     client_pk: UUID
@@ -129,6 +131,31 @@ async def revoke_family(grant_id: UUID) -> None:
         )
 
 
+def _family(grant: ForeignKey[OAuthGrant]) -> list[Any]:
+    """The columns of the family (``grant``) a code or refresh token is read with."""
+    return [
+        grant.client_id.as_alias("client_pk"),
+        grant.user_id.as_alias("user_id"),
+        grant.organization_id.as_alias("organization_id"),
+        grant.revoked_at.as_alias("family_revoked_at"),
+    ]
+
+
+async def _use_once(stamp: Timestamptz, row_id: UUID, grant_id: UUID, *conditions: Any) -> bool:
+    """Stamp the row's ``stamp`` (``used_at``, ``rotated_at``) if no request did before (and
+    ``conditions`` hold): one conditional UPDATE. False otherwise, and the family is revoked, as
+    for any replay."""
+    table = stamp._meta.table
+    used = (
+        await table.update({stamp: timeutil.utcnow()})
+        .where(table._meta.primary_key == row_id, stamp.is_null(), *conditions)
+        .returning(table._meta.primary_key)
+    )
+    if not used:
+        await revoke_family(grant_id)
+    return bool(used)
+
+
 async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
     """Use a code of ``client_pk`` once. A second use revokes what the first one issued."""
     row = (
@@ -140,35 +167,18 @@ async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
             OAuthAuthorizationCode.code_challenge,
             OAuthAuthorizationCode.code_challenge_method,
             OAuthAuthorizationCode.expires_at,
-            OAuthAuthorizationCode.grant_id.client_id.as_alias("client_pk"),
-            OAuthAuthorizationCode.grant_id.user_id.as_alias("user_id"),
-            OAuthAuthorizationCode.grant_id.organization_id.as_alias("organization_id"),
-            OAuthAuthorizationCode.grant_id.revoked_at.as_alias("revoked_at"),
+            *_family(OAuthAuthorizationCode.grant_id),
         )
         .where(OAuthAuthorizationCode.code_hash == hash_secret(code))
         .first()
     )
     if row is None or row["client_pk"] != client_pk:
         return None
-    claimed = (
-        await OAuthAuthorizationCode.update({OAuthAuthorizationCode.used_at: timeutil.utcnow()})
-        .where(OAuthAuthorizationCode.id == row["id"], OAuthAuthorizationCode.used_at.is_null())
-        .returning(OAuthAuthorizationCode.id)
-    )
-    if not claimed:
-        await revoke_family(row["grant_id"])
+    if not await _use_once(OAuthAuthorizationCode.used_at, row["id"], row["grant_id"]):
         return None
-    if row["revoked_at"] is not None or row["expires_at"] <= timeutil.utcnow():
+    if row["family_revoked_at"] is not None or row["expires_at"] <= timeutil.utcnow():
         return None
-    return IssuedCode(
-        grant_id=row["grant_id"],
-        user_id=row["user_id"],
-        organization_id=row["organization_id"],
-        redirect_uri=row["redirect_uri"],
-        scope=row["scope"],
-        code_challenge=row["code_challenge"],
-        code_challenge_method=row["code_challenge_method"],
-    )
+    return to_record(IssuedCode, row)
 
 
 async def save_refresh_token(refresh_token: str, grant_id: UUID, scope: str) -> None:
@@ -190,10 +200,7 @@ async def find_refresh_token(refresh_token: str) -> LiveRefreshToken | None:
             OAuthRefreshToken.expires_at,
             OAuthRefreshToken.rotated_at,
             OAuthRefreshToken.revoked_at,
-            OAuthRefreshToken.grant_id.client_id.as_alias("client_pk"),
-            OAuthRefreshToken.grant_id.user_id.as_alias("user_id"),
-            OAuthRefreshToken.grant_id.organization_id.as_alias("organization_id"),
-            OAuthRefreshToken.grant_id.revoked_at.as_alias("family_revoked_at"),
+            *_family(OAuthRefreshToken.grant_id),
         )
         .where(OAuthRefreshToken.token_hash == hash_secret(refresh_token))
         .first()
@@ -206,31 +213,18 @@ async def find_refresh_token(refresh_token: str) -> LiveRefreshToken | None:
     expired = row["expires_at"] <= timeutil.utcnow()
     if row["revoked_at"] is not None or row["family_revoked_at"] is not None or expired:
         return None
-    return LiveRefreshToken(
-        id=row["id"],
-        grant_id=row["grant_id"],
-        client_pk=row["client_pk"],
-        user_id=row["user_id"],
-        organization_id=row["organization_id"],
-        scope=row["scope"],
-    )
+    return to_record(LiveRefreshToken, row)
 
 
 async def rotate_refresh_token(token: LiveRefreshToken) -> bool:
     """Retire ``token`` for good; False if another request rotated it first (then the family
     is revoked, as for any replay)."""
-    rotated = (
-        await OAuthRefreshToken.update({OAuthRefreshToken.rotated_at: timeutil.utcnow()})
-        .where(
-            OAuthRefreshToken.id == token.id,
-            OAuthRefreshToken.rotated_at.is_null(),
-            OAuthRefreshToken.revoked_at.is_null(),
-        )
-        .returning(OAuthRefreshToken.id)
+    return await _use_once(
+        OAuthRefreshToken.rotated_at,
+        token.id,
+        token.grant_id,
+        OAuthRefreshToken.revoked_at.is_null(),
     )
-    if not rotated:
-        await revoke_family(token.grant_id)
-    return bool(rotated)
 
 
 async def family_of_refresh_token(refresh_token: str) -> tuple[UUID, UUID] | None:

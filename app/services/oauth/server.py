@@ -64,6 +64,11 @@ class Outcome:
         return next((value for name, value in self.headers if name == "Location"), None)
 
 
+Endpoint = Callable[[list[tuple[str, str]], str | None, Settings], Coroutine[Any, Any, Outcome]]
+"""A form endpoint (:func:`token_endpoint`, :func:`revocation_endpoint`): the form's pairs, the
+``Authorization`` header and the settings in, authlib's answer out."""
+
+
 class _Payload(OAuth2Payload):
     """A request's parameters as authlib reads them (its public ``OAuth2Payload`` interface, as its
     own Flask integration implements it): ``data`` holds the first value of each name,
@@ -409,13 +414,8 @@ async def token_endpoint(
         return _error_outcome(InvalidRequestError("Missing grant_type"))
     if malformed := _malformed(pairs):
         return malformed
-    server = server_for(settings)
-    try:
-        request = server.request("POST", "/oauth2/token", pairs, authorization)
-    except OAuth2Error as error:
-        return _error_outcome(error)
-    return server.outcome(
-        await anyio.to_thread.run_sync(partial(server.create_token_response, request))
+    return await _answer(
+        settings, "/oauth2/token", pairs, authorization, Server.create_token_response
     )
 
 
@@ -423,16 +423,28 @@ async def revocation_endpoint(
     pairs: list[tuple[str, str]], authorization: str | None, settings: Settings
 ) -> Outcome:
     """``POST /oauth2/revoke`` (RFC 7009): 200 for any token, known or not."""
+
+    def revoke(server: Server, request: Request) -> Any:
+        return server.create_endpoint_response(Revocation.ENDPOINT_NAME, request)
+
+    return await _answer(settings, "/oauth2/revoke", pairs, authorization, revoke)
+
+
+async def _answer(
+    settings: Settings,
+    path: str,
+    pairs: list[tuple[str, str]],
+    authorization: str | None,
+    respond: Callable[[Server, Request], Any],
+) -> Outcome:
+    """authlib's answer (``respond``, run off the event loop: it calls back into it) to a form
+    posted to ``path``."""
     server = server_for(settings)
     try:
-        request = server.request("POST", "/oauth2/revoke", pairs, authorization)
+        request = server.request("POST", path, pairs, authorization)
     except OAuth2Error as error:
         return _error_outcome(error)
-    return server.outcome(
-        await anyio.to_thread.run_sync(
-            partial(server.create_endpoint_response, Revocation.ENDPOINT_NAME, request)
-        )
-    )
+    return server.outcome(await anyio.to_thread.run_sync(partial(respond, server, request)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -226,6 +226,94 @@ export interface paths {
         patch: operations["updateEvent"];
         trace?: never;
     };
+    "/events/{event_id}/revocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an event's revoked tickets
+         * @description Tickets cancelled, or whose signed code was replaced (its key retired), from `since` up to `next_since`, the server's time when read, oldest first. Pass `next_since` as the next `since`: each revocation is in exactly one answer of such a chain, none is missed and none repeated.
+         *
+         *     Scope: `tickets.read`.
+         */
+        get: operations["listRevocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/scan-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an event's scan keys
+         * @description The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones included (refuse codes of a key whose `retired_at` is set). The event's first key is made on first use. Format and test vectors: docs/signed-codes.md.
+         *
+         *     Scope: `tickets.read`.
+         */
+        get: operations["listScanKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/scan-keys/{kid}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire one of an event's scan keys
+         * @description The tickets whose codes it signed get new codes signed with the current key, and appear in the revocations as `code_replaced`; the key stays listed with `retired_at`. 409 `current-scan-key` for the key that signs new codes (rotate first); retiring a retired key changes nothing.
+         *
+         *     Scope: `events.write`.
+         */
+        post: operations["retireScanKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/scan-keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an event's scan key
+         * @description Adds a key, which signs the codes of the tickets written from then on (every process uses it within 30 seconds); codes signed earlier stay good until their key is retired.
+         *
+         *     Scope: `events.write`.
+         */
+        post: operations["rotateScanKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orders/{order_id}/cancel": {
         parameters: {
             query?: never;
@@ -1239,6 +1327,20 @@ export interface components {
             cancelled_at: string | null;
             ticket_type_name: string;
         };
+        /** Revocation */
+        Revocation: {
+            /** Format: uuid */
+            ticket_id: string;
+            reason: components["schemas"]["RevocationReason"];
+            kid: string | null;
+            /** Format: date-time */
+            revoked_at: string;
+        };
+        /**
+         * RevocationReason
+         * @enum {string}
+         */
+        RevocationReason: "cancelled" | "code_replaced";
         /** RevocationRequest */
         RevocationRequest: {
             /** @description An access or refresh token */
@@ -1253,12 +1355,33 @@ export interface components {
             /** @description Or HTTP Basic authentication */
             client_secret?: string;
         };
+        /** Revocations */
+        Revocations: {
+            data: components["schemas"]["Revocation"][];
+            since: string | null;
+            /** Format: date-time */
+            next_since: string;
+        };
         /** ScanEvent */
         ScanEvent: {
             /** Format: uuid */
             id: string;
             title: string;
             location: string | null;
+        };
+        /** ScanKey */
+        ScanKey: {
+            kid: string;
+            /** @constant */
+            algorithm: "Ed25519";
+            public_key: string;
+            /** Format: date-time */
+            created_at: string;
+            retired_at: string | null;
+        };
+        /** ScanKeys */
+        ScanKeys: {
+            keys: components["schemas"]["ScanKey"][];
         };
         /** ScanLogEntry */
         ScanLogEntry: {
@@ -1402,6 +1525,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             scannable_code: string;
+            signed_code: string;
             /** Format: uuid */
             event_timeslot_id: string;
             /** Format: uuid */
@@ -2895,6 +3019,325 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used for another request (other method, path, query or body): `/problems/idempotency-key-reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this credential; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRevocations: {
+        parameters: {
+            query?: {
+                /** @description RFC 3339: only revocations at or after it (the previous answer's `next_since`); all of them when left out */
+                since?: string | null;
+            };
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revocations"];
+                };
+            };
+            /** @description Invalid path, query or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the caller's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this credential; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listScanKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanKeys"];
+                };
+            };
+            /** @description Invalid path, query or body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the caller's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this credential; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    retireScanKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (by the same credential, within 24 hours) is answered with the first answer, marked `Idempotent-Replayed: true`, and runs nothing again. 1 to 255 visible ASCII characters; use a new key (a UUID) for every new request. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                event_id: string;
+                /** @description The key's `kid` (base64url of 8 bytes, 11 characters) */
+                kid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanKey"];
+                };
+            };
+            /** @description Invalid path, query or body; or a malformed `Idempotency-Key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the caller's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state; or: a request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds): `/problems/idempotency-key-in-progress` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used for another request (other method, path, query or body): `/problems/idempotency-key-reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests with this credential; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateScanKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a request repeated with the same key (by the same credential, within 24 hours) is answered with the first answer, marked `Idempotent-Replayed: true`, and runs nothing again. 1 to 255 visible ASCII characters; use a new key (a UUID) for every new request. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer of an earlier request with the same `Idempotency-Key` */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanKey"];
+                };
+            };
+            /** @description Invalid path, query or body; or a malformed `Idempotency-Key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the caller's organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request with the same `Idempotency-Key` is still running (retry after `Retry-After` seconds): `/problems/idempotency-key-in-progress` */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

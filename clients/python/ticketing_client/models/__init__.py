@@ -56,9 +56,14 @@ from .problem_checks import ProblemChecks
 from .problem_field_error import ProblemFieldError
 from .refund_create import RefundCreate
 from .related_ticket import RelatedTicket
+from .revocation import Revocation
+from .revocation_reason import RevocationReason
 from .revocation_request import RevocationRequest
 from .revocation_request_token_type_hint import RevocationRequestTokenTypeHint
+from .revocations import Revocations
 from .scan_event import ScanEvent
+from .scan_key import ScanKey
+from .scan_keys import ScanKeys
 from .scan_log_entry import ScanLogEntry
 from .scan_log_entry_page import ScanLogEntryPage
 from .scan_reason import ScanReason
@@ -160,9 +165,14 @@ __all__ = (
     "ProblemFieldError",
     "RefundCreate",
     "RelatedTicket",
+    "Revocation",
+    "RevocationReason",
     "RevocationRequest",
     "RevocationRequestTokenTypeHint",
+    "Revocations",
     "ScanEvent",
+    "ScanKey",
+    "ScanKeys",
     "ScanLogEntry",
     "ScanLogEntryPage",
     "ScanReason",

@@ -24,6 +24,7 @@ class Ticket:
     Attributes:
         id (UUID):
         scannable_code (str):
+        signed_code (str):
         event_timeslot_id (UUID):
         ticket_type_id (UUID):
         order_id (UUID):
@@ -43,6 +44,7 @@ class Ticket:
 
     id: UUID
     scannable_code: str
+    signed_code: str
     event_timeslot_id: UUID
     ticket_type_id: UUID
     order_id: UUID
@@ -64,6 +66,8 @@ class Ticket:
         id = str(self.id)
 
         scannable_code = self.scannable_code
+
+        signed_code = self.signed_code
 
         event_timeslot_id = str(self.event_timeslot_id)
 
@@ -113,6 +117,7 @@ class Ticket:
             {
                 "id": id,
                 "scannable_code": scannable_code,
+                "signed_code": signed_code,
                 "event_timeslot_id": event_timeslot_id,
                 "ticket_type_id": ticket_type_id,
                 "order_id": order_id,
@@ -142,6 +147,8 @@ class Ticket:
         id = UUID(d.pop("id"))
 
         scannable_code = d.pop("scannable_code")
+
+        signed_code = d.pop("signed_code")
 
         event_timeslot_id = UUID(d.pop("event_timeslot_id"))
 
@@ -212,6 +219,7 @@ class Ticket:
         ticket = cls(
             id=id,
             scannable_code=scannable_code,
+            signed_code=signed_code,
             event_timeslot_id=event_timeslot_id,
             ticket_type_id=ticket_type_id,
             order_id=order_id,
