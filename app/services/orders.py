@@ -172,6 +172,9 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
             {ticket.ticket_type_id for ticket in data.tickets},
             lock=True,
         )
+        # The event's key before any place is taken: making it on first use may wait for
+        # another order making it, which must never wait for this one's lock on the timeslot.
+        signer = await scan_keys.signer(organization_id, data.event_id)
         now = utcnow()
         claimed = timeslot["sold"] + timeslot["held"] + count > timeslot["total_available"]
         if claimed:  # too few places as read: the 409 (or the lapsed holds' places) at once
@@ -184,6 +187,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
             data,
             data.tickets,
             types,
+            signer,
             now,
         )
         if not claimed:  # last: the timeslot's row is locked from here to the commit only
@@ -325,8 +329,9 @@ async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCrea
         _, types = await checked_sale(
             organization_id, event_id, timeslot_id, {t.ticket_type_id for t in tickets}, lock=True
         )
+        signer = await scan_keys.signer(organization_id, event_id)
         placed = await _write_order(
-            organization_id, order_id, event_id, timeslot_id, data, tickets, types, now
+            organization_id, order_id, event_id, timeslot_id, data, tickets, types, signer, now
         )
         await holds.sell_held(timeslot_id, hold["quantity"])  # last: see place_order
     return placed
@@ -355,6 +360,7 @@ async def _write_order(
     data: OrderCreate,
     tickets: list[TicketInput],
     types: dict[UUID, dict[str, Any]],
+    signer: scan_keys.Signer,
     now: datetime,
 ) -> Order:
     """Insert the pending order and its valid tickets, record ``order.created`` and announce it
@@ -374,7 +380,6 @@ async def _write_order(
         updated_at=now,
     )
     await order.save()
-    signer = await scan_keys.signer(organization_id, event_id)
     await Ticket.insert(
         *[
             Ticket(
