@@ -5,6 +5,7 @@ they appear in (inclusive) and are on top of (self).
     .venv/bin/python bench/profile.py /whoami
     .venv/bin/python bench/profile.py "/events/{event}/tickets?limit=25" --top 40
     .venv/bin/python bench/profile.py /graphql --graphql TicketPage
+    .venv/bin/python bench/profile.py /scans --scans   # every scan a full admission
 
 ``--graphql NAME`` POSTs the document ``graphql/operations/NAME.graphql`` with the variable
 ``id`` = the seeded event's id instead of GETting the path. ``--post BODY`` POSTs the JSON
@@ -15,6 +16,9 @@ the seeded event's; the timeslot's capacity is raised so that orders never sell 
       "event_timeslot_id": "{timeslot}", "buyer_name": "A", "buyer_email": "a@example.com",
       "channel": "online", "payment_method": "card", "tickets": [{"ticket_type_id":
       "{ticket_type}"}]}'
+
+``--scans`` POSTs ``{"scannable_code", "scanner_id"}`` to the path, each request a different
+unscanned ticket (as ``bench/run.py`` does).
 
 ``{event}`` is replaced by the seeded event's id. Needs py-spy (``pip install py-spy``); it
 attaches to the server with ptrace, which needs root or ``CAP_SYS_PTRACE``.
@@ -69,10 +73,12 @@ async def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--graphql", metavar="NAME", help="POST graphql/operations/NAME.graphql")
     parser.add_argument("--post", metavar="BODY", help="POST this JSON to the path (201)")
+    parser.add_argument("--scans", action="store_true", help="POST scans of unscanned tickets")
+    parser.add_argument("--tickets", type=int, default=2_000)
     args = parser.parse_args()
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     async with throwaway_database() as database_url:
-        seeded = await seed(database_url, [2_000])
+        seeded = await seed(database_url, [args.tickets])
         path = args.path.replace("{event}", str(seeded.events[0].id))
         port = free_port()
         log = Path(tempfile.gettempdir()) / f"bench-profile-{port}.log"
@@ -101,7 +107,15 @@ async def main() -> None:
                 variables = {"id": str(seeded.events[0].id)}
                 body = json.dumps({"query": document, "variables": variables}).encode()
 
+            codes = iter(seeded.events[0].codes)
+
             async def request(connection: HttpConnection) -> bool:
+                if args.scans:
+                    scan = {"scannable_code": next(codes), "scanner_id": seeded.scanner_id}
+                    status, answer = await connection.request(
+                        "POST", path, json.dumps(scan).encode()
+                    )
+                    return status == 200 and json.loads(answer)["status"] == "valid"
                 if body is None:
                     status, _ = await connection.request("GET", path)
                     return status == 200

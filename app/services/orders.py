@@ -164,6 +164,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
             return placed
         if placed is not None and not placed.lapsed:  # too few places, none to reclaim
             raise sold_out(placed.places_left, count, "order")
+    await scan_keys.prepare(organization_id, data.event_id)  # before any lock: see there
     async with transaction():
         timeslot, types = await checked_sale(
             organization_id,
@@ -172,9 +173,7 @@ async def place_order(principal: Principal, data: OrderCreate) -> Order:
             {ticket.ticket_type_id for ticket in data.tickets},
             lock=True,
         )
-        # The event's key before any place is taken: making it on first use may wait for
-        # another order making it, which must never wait for this one's lock on the timeslot.
-        signer = await scan_keys.signer(organization_id, data.event_id)
+        signer = await scan_keys.signer(organization_id, data.event_id)  # prepared above
         now = utcnow()
         claimed = timeslot["sold"] + timeslot["held"] + count > timeslot["total_available"]
         if claimed:  # too few places as read: the 409 (or the lapsed holds' places) at once
@@ -325,6 +324,7 @@ async def _place_from_hold(organization_id: UUID, hold_id: UUID, data: OrderCrea
             status = hold_record(found, now).status
             raise HoldUnavailable(f"The hold is {status}; hold places again")
         event_id, timeslot_id = hold["event_id"], hold["event_timeslot_id"]
+        await scan_keys.prepare(organization_id, event_id)  # before any other lock
         tickets = _hold_tickets(hold, data)
         _, types = await checked_sale(
             organization_id, event_id, timeslot_id, {t.ticket_type_id for t in tickets}, lock=True

@@ -32,6 +32,8 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
+import asyncpg
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -142,17 +144,31 @@ def _signer(event_id: UUID, row: dict[str, Any]) -> Signer:
 
 def cached_signer(event_id: UUID) -> Signer | None:
     """The event's key as :func:`signer` holds it, without reading or making it: None when this
-    process has none fresh. A key is cached only for an event whose tickets a committed order
-    wrote, but not per organization: the caller checks that the event is the caller's."""
+    process has none fresh. A key is cached only for an event of an organization that read or
+    made it, but not per organization: the caller checks that the event is the caller's."""
     cached = _cache.get(event_id)
     if cached is not None and time.monotonic() - cached[1] < CACHE_SECONDS:
         return cached[0]
     return None
 
 
+async def prepare(organization_id: UUID, event_id: UUID) -> None:
+    """Read (and on first use make) the event's current key before an order takes any other
+    lock, when this process has not cached it; nothing when it has, or when the event is not the
+    organization's (the order then fails on its own). Without it two first orders of a new event
+    could deadlock: each waiting for the other's first key while holding its timeslot's row."""
+    if cached_signer(event_id) is not None:
+        return
+    owned = await Event.exists().where(
+        Event.id == event_id, Event.organization_id == organization_id
+    )
+    if owned:
+        await signer(organization_id, event_id)
+
+
 async def signer(organization_id: UUID, event_id: UUID) -> Signer:
-    """The key to sign the event's new codes with (cached; made on first use). Call inside the
-    transaction that writes the tickets."""
+    """The key to sign the event's new codes with (cached; made on first use), of an event known
+    to be the organization's. Call inside the transaction that writes the tickets."""
     cached = cached_signer(event_id)
     if cached is not None:
         return cached
@@ -168,6 +184,10 @@ async def signer(organization_id: UUID, event_id: UUID) -> Signer:
 
 
 def _is_retired_key_violation(error: BaseException) -> bool:
+    """The tickets' foreign key refused a retired key, or PostgreSQL broke a deadlock (a safety
+    net: :func:`prepare` makes the first key before the order's locks)."""
+    if isinstance(error, asyncpg.DeadlockDetectedError):
+        return True
     return getattr(error, "constraint_name", None) == FOREIGN_KEY or (
         FOREIGN_KEY in str(error) and "foreign key" in str(error).lower()
     )
@@ -279,10 +299,10 @@ async def retire_key(principal: Principal, event_id: UUID, kid: str) -> ScanKey:
     """Retire one of the event's keys: its tickets get new codes signed with the current key
     (each a ``code_replaced`` revocation); 409 for the current key; retiring again changes
     nothing."""
-    _check_kid(kid)
     now = utcnow()
     async with transaction():
         event = await _locked_event(principal, event_id)
+        _check_kid(kid)
         found = await locked(
             ScanKeyTable.select(ScanKeyTable.id, ScanKeyTable.current, *KEY_COLUMNS).where(
                 ScanKeyTable.event_id == event_id, ScanKeyTable.kid == kid
@@ -434,3 +454,52 @@ async def event_revocations(
         since=since,
         next_since=until,
     )
+
+
+VerifyingKey = tuple[UUID, Ed25519PublicKey]
+"""A key's organization and public half."""
+_verifying: dict[tuple[UUID, bytes], VerifyingKey] = {}
+
+
+async def _verifying_key(event_id: UUID, kid: bytes) -> VerifyingKey | None:
+    """The public half of the event's key ``kid`` unless it was retired when first looked up;
+    kept for the process's life (a key's public half never changes; a code of a key retired
+    later names a ticket whose code has since been replaced, which the scan checks)."""
+    found = _verifying.get((event_id, kid))
+    if found is not None:
+        return found
+    row = (
+        await ScanKeyTable.select(ScanKeyTable.organization_id, ScanKeyTable.public_key)
+        .where(
+            ScanKeyTable.event_id == event_id,
+            ScanKeyTable.kid == signed_codes.b64url(kid),
+            ScanKeyTable.retired_at.is_null(),
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    public = Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(row["public_key"]))
+    if len(_verifying) >= CACHE_EVENTS:
+        _verifying.clear()
+    found = _verifying[(event_id, kid)] = (row["organization_id"], public)
+    return found
+
+
+async def verified_ticket(organization_id: UUID, code: str) -> UUID | None:
+    """The id of the ticket a signed code names when the organization's key of the event it
+    names signed it (looked up by the code's kid, cached per process); None otherwise
+    (malformed, unknown or retired key, another organization's, bad signature). The caller still
+    checks that the ticket's code is this one (a retired key's tickets were signed again)."""
+    found = signed_codes.read(code)
+    if found is None:
+        return None
+    claims, payload, signature = found
+    key = await _verifying_key(claims.event_id, claims.kid)
+    if key is None or key[0] != organization_id:
+        return None
+    try:
+        key[1].verify(signature, payload)
+    except InvalidSignature:
+        return None
+    return claims.ticket_id

@@ -26,6 +26,7 @@ from tests.support import (
     place_order,
     problem,
 )
+from tests.testmode.support import in_test_mode
 
 
 def unb64(text: str) -> bytes:
@@ -337,3 +338,19 @@ async def test_graphql_keys_codes_and_revocations(
     assert gql_error_codes(await graphql(client, no_write, ROTATE, {"id": event_id})) == [
         "FORBIDDEN"
     ]
+
+
+async def test_the_test_twin_has_keys_of_its_own(client: AsyncClient, tenant: Tenant) -> None:
+    twin = await in_test_mode(tenant)
+    venue = await create_venue(client, twin)
+    event_id = venue.event["id"]
+    kinds = [venue.ticket_type["id"]]
+    order = await place_order(client, twin, event_id, venue.timeslot["id"], kinds)
+    [ticket] = await order_tickets(client, twin, order)
+    keys = await keys_of(client, twin, event_id)
+    assert check_code(ticket, event_id, keys) == keys[0]["kid"]
+    ok(await client.post(f"/events/{event_id}/scan-keys/rotate", headers=twin.headers), 201)
+    ok(await client.get(f"/events/{event_id}/revocations", headers=twin.headers))
+    for path in (f"/events/{event_id}/scan-keys", f"/events/{event_id}/revocations"):
+        problem(await client.get(path, headers=tenant.headers), 404)
+    problem(await client.post(f"/events/{event_id}/scan-keys/rotate", headers=tenant.headers), 404)
