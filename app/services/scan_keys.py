@@ -249,6 +249,42 @@ async def event_keys(principal: Principal, event_id: UUID) -> ScanKeys:
     return ScanKeys(keys=[_record(row) for row in rows])
 
 
+@requires("tickets.read")
+async def keys_by_event(principal: Principal, event_ids: list[UUID]) -> dict[UUID, list[ScanKey]]:
+    """The keys of each of the caller's events named (GraphQL's ``Event.scanKeys`` for a page of
+    events): one statement to read them, and for events without a key yet, one to make their
+    first keys and one to read again. Events of others are left out."""
+    owned = {
+        row["id"]
+        for row in await Event.select(Event.id).where(
+            Event.id.is_in(event_ids), Event.organization_id == principal.organization_id
+        )
+    }
+    if not owned:
+        return {}
+
+    async def read() -> dict[UUID, list[dict[str, Any]]]:
+        rows = (
+            await ScanKeyTable.select(ScanKeyTable.event_id, ScanKeyTable.current, *KEY_COLUMNS)
+            .where(ScanKeyTable.event_id.is_in(sorted(owned)))
+            .order_by(ScanKeyTable.created_at)
+            .order_by(ScanKeyTable.kid)
+        )
+        found: dict[UUID, list[dict[str, Any]]] = {event_id: [] for event_id in owned}
+        for row in rows:
+            found[row["event_id"]].append(row)
+        return found
+
+    found = await read()
+    missing = [e for e, rows in found.items() if not any(row["current"] for row in rows)]
+    if missing:
+        now = utcnow()
+        rows = [_new_row(principal.organization_id, event_id, now) for event_id in missing]
+        await ScanKeyTable.insert(*rows).on_conflict(action="DO NOTHING")
+        found = await read()
+    return {event_id: [_record(row) for row in rows] for event_id, rows in found.items()}
+
+
 async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
     """The caller's event, locked against other rotations and retirements of its keys."""
     row = await locked(
