@@ -142,7 +142,10 @@ def _signer(event_id: UUID, row: dict[str, Any]) -> Signer:
     return Signer(row["id"], kid, _load_private(row["private_pem"]), event_id)
 
 
-def _cached(event_id: UUID) -> Signer | None:
+def cached_signer(event_id: UUID) -> Signer | None:
+    """The event's key as :func:`signer` holds it, without reading or making it: None when this
+    process has none fresh. A key is cached only for an event of an organization that read or
+    made it, but not per organization: the caller checks that the event is the caller's."""
     cached = _cache.get(event_id)
     if cached is not None and time.monotonic() - cached[1] < CACHE_SECONDS:
         return cached[0]
@@ -154,7 +157,7 @@ async def prepare(organization_id: UUID, event_id: UUID) -> None:
     lock, when this process has not cached it; nothing when it has, or when the event is not the
     organization's (the order then fails on its own). Without it two first orders of a new event
     could deadlock: each waiting for the other's first key while holding its timeslot's row."""
-    if _cached(event_id) is not None:
+    if cached_signer(event_id) is not None:
         return
     owned = await Event.exists().where(
         Event.id == event_id, Event.organization_id == organization_id
@@ -166,7 +169,7 @@ async def prepare(organization_id: UUID, event_id: UUID) -> None:
 async def signer(organization_id: UUID, event_id: UUID) -> Signer:
     """The key to sign the event's new codes with (cached; made on first use), of an event known
     to be the organization's. Call inside the transaction that writes the tickets."""
-    cached = _cached(event_id)
+    cached = cached_signer(event_id)
     if cached is not None:
         return cached
     found = _signer(event_id, await _ensure_current(organization_id, event_id))
