@@ -8,16 +8,22 @@ and replays ``--scans`` scans: each ticket's visitor goes in and out in turn at 
 already sent (``--duplicates``, same nonce: nothing new may be counted), and a share of the scans
 (``--late``) are held back and uploaded at the end in shuffled ``POST /scans/batch`` batches
 (offline devices coming back, out of order). Online scans go to ``POST /scans`` from ``--clients``
-connections.
+connections for ``--single-seconds`` (the measured rate), then the rest of them in order as
+``POST /scans/batch`` of ``--online-batch`` scans from the same connections (gates that sync every
+few seconds), so that a million scans replay in minutes on a shared machine; ``--online-batch 1``
+sends every online scan alone.
 
-It then reads ``GET /events/{id}/attendance`` and recounts the scan log in SQL (admitted: tickets
+Right after the single scans, the floor's admission (``POST /write``, the least an admission
+needs) runs from the same clients for ``--floor-seconds``. At the end it reads
+``GET /events/{id}/attendance`` and recounts the scan log in SQL (admitted: tickets
 with a valid entry; inside: tickets whose latest valid scan by ``scanned_at`` is an entry; entries
-and exits: valid scans of each direction) and fails unless they are equal. It prints the online
-scans per second and, measured in the same run with the same clients, the floor's admission
-(``POST /write``, the least an admission needs) and the ratio.
+and exits: valid scans of each direction) and fails unless they are equal. It prints the single
+scans per second, the floor's admissions per second and their ratio, the batched scans per
+second, and the whole replay's scans per second.
 
     .venv/bin/python bench/door.py                                   # 1,000,000 over 100,000
     .venv/bin/python bench/door.py --tickets 5000 --scans 50000      # a smaller replay
+    .venv/bin/python bench/door.py --online-batch 1                  # every online scan alone
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import random
@@ -142,6 +149,12 @@ async def main() -> None:
     parser.add_argument("--duplicates", type=float, default=0.20, help="share of sends retried")
     parser.add_argument("--late", type=float, default=0.10, help="share uploaded late in batches")
     parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument(
+        "--single-seconds", type=float, default=60.0, help="online scans sent alone this long"
+    )
+    parser.add_argument(
+        "--online-batch", type=int, default=100, help="then online scans per POST /scans/batch"
+    )
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
     parser.add_argument("--floor-seconds", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=26)
@@ -176,43 +189,84 @@ async def main() -> None:
                     "/scanners", json={"name": "Gate A", "profile_id": profile_id}
                 )
                 scanner_id = scanner.raise_for_status().json()["id"]
-            rate, errors = await send_online(ports["service"], headers, sends, scanner_id, args)
+            replay_started = time.perf_counter()
+            queue = iter(sends)
+            single = await send_online(ports["service"], headers, queue, scanner_id, args, 1)
+            rate = single.sent / single.seconds
             print(
-                f"{len(sends)} online sends ({len(sends) - len(online)} retries) at {rate:.0f}/s, "
-                f"{errors} unexpected answers"
+                f"{single.sent} online sends alone at {rate:.0f}/s, "
+                f"{single.errors} unexpected answers",
+                flush=True,
+            )
+            floor_started = time.perf_counter()
+            floor = await floor_rate(ports["floor"], headers, database_url, args)
+            floor_seconds = time.perf_counter() - floor_started
+            print(
+                f"floor POST /write (admission) {floor:.0f}/s; POST /scans x floor: "
+                f"{rate / floor:.2f} (load average {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+            batched = await send_online(
+                ports["service"], headers, queue, scanner_id, args, args.online_batch
+            )
+            print(
+                f"{batched.sent} online sends in ordered batches of {args.online_batch} at "
+                f"{batched.sent / batched.seconds:.0f}/s, {batched.errors} unexpected answers; "
+                f"{len(sends) - len(online)} of all {len(sends)} online sends were retries",
+                flush=True,
             )
             started = time.perf_counter()
             await send_late(base_url, headers, held, scanner_id, args.seed)
+            late_seconds = time.perf_counter() - started
+            print(f"{len(held)} late scans in shuffled batches of {BATCH} in {late_seconds:.1f} s")
+            replay_seconds = time.perf_counter() - replay_started - floor_seconds
+            total = len(sends) + len(held)
             print(
-                f"{len(held)} late scans in shuffled batches of {BATCH} in "
-                f"{time.perf_counter() - started:.1f} s"
+                f"the replay: {total} sends in {replay_seconds:.0f} s, {total / replay_seconds:.0f}"
+                f"/s (load average {os.getloadavg()[0]:.1f})"
             )
             counted, recounted = await attendance_and_recount(base_url, seeded.key, str(event.id))
             print(f"attendance {counted}\nrecount    {recounted}")
-            floor = await floor_rate(ports["floor"], headers, database_url, args)
-            print(
-                f"floor POST /write (admission) {floor:.0f}/s; POST /scans x floor: "
-                f"{rate / floor:.2f}"
-            )
             if counted != recounted:
                 raise SystemExit("attendance differs from the recount of the scan log")
             print("attendance equals the recount")
 
 
+@dataclass
+class Sent:
+    sent: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+
+
 async def send_online(
-    port: int, headers: dict[str, str], sends: list[Scan], scanner_id: str, args: argparse.Namespace
-) -> tuple[float, int]:
-    """Every send, from ``args.clients`` connections taking the next in turn; (sends/s, answers
-    that were not a 200)."""
-    queue: Iterator[Scan] = iter(sends)
-    errors = 0
+    port: int,
+    headers: dict[str, str],
+    queue: Iterator[Scan],
+    scanner_id: str,
+    args: argparse.Namespace,
+    batch: int,
+) -> Sent:
+    """Sends from ``queue`` in order, from ``args.clients`` connections taking the next in
+    turn: alone (``batch`` 1) for ``args.single_seconds`` at most, else ``batch`` at a time in
+    ``POST /scans/batch`` until the queue is empty."""
+    done = Sent()
+    deadline = time.perf_counter() + (args.single_seconds if batch == 1 else float("inf"))
 
     async def client(connection: HttpConnection) -> None:
-        nonlocal errors
-        for scan in queue:
-            status, _ = await connection.request("POST", "/scans", scan.body(scanner_id))
-            if status != 200:
-                errors += 1
+        while time.perf_counter() < deadline:
+            chunk = list(itertools.islice(queue, batch))
+            if not chunk:
+                return
+            if batch == 1:
+                status, _ = await connection.request("POST", "/scans", chunk[0].body(scanner_id))
+            else:
+                body = {"scanner_id": scanner_id, "scans": [scan.item() for scan in chunk]}
+                status, _ = await connection.request(
+                    "POST", "/scans/batch", json.dumps(body).encode()
+                )
+            done.sent += len(chunk)
+            done.errors += len(chunk) if status != 200 else 0
 
     started = time.perf_counter()
     async with contextlib.AsyncExitStack() as stack:
@@ -221,7 +275,8 @@ async def send_online(
             for _ in range(args.clients)
         ]
         await asyncio.gather(*(client(connection) for connection in connections))
-    return len(sends) / (time.perf_counter() - started), errors
+    done.seconds = time.perf_counter() - started
+    return done
 
 
 async def send_late(

@@ -18,12 +18,15 @@ Each request kind runs for ``--seconds`` in all (default 12), in ``--rounds`` sl
 so 4 s each) taken in turns (floor, service, ..., floor, service, ...), so that a change in the
 machine's load during the run weighs on both alike and each ratio compares figures taken seconds
 apart. The load comes from the lean client in
-``bench/loadgen.py`` and, when ``wrk`` is installed, from wrk too (GET requests). With
+``bench/loadgen.py`` and, when ``wrk`` is installed, from wrk too (GET requests). With ``--cpu``
+it also prints the CPU each request kind used per request, in the server's processes and in the
+PostgreSQL backends of the bench's database (from ``/proc``), to tell which side a gap is on. With
 ``--memory N`` the service then answers N more requests and the resident memory of its processes
 is printed before and after.
 
     .venv/bin/python bench/run.py                  # 32 clients, 2 processes each
     .venv/bin/python bench/run.py --memory 100000  # then the memory check
+    .venv/bin/python bench/run.py --cpu            # and the CPU of each request, where it went
 
 Everything shares the machine's cores: servers, PostgreSQL and the load generator.
 """
@@ -43,7 +46,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg
@@ -141,7 +144,16 @@ def figure(phase: Phase) -> Figure:
     )
 
 
-async def load(target: Target, port: int, key: str, clients: int, seconds: float) -> Phase:
+async def load(
+    target: Target,
+    port: int,
+    key: str,
+    clients: int,
+    seconds: float,
+    cpu: CpuMeter | None = None,
+) -> Phase:
+    """One slice of ``target`` after a short warm-up; ``cpu`` (when given) counts the CPU the
+    slice itself used."""
     headers = {"Authorization": f"Bearer {key}"}
     async with contextlib.AsyncExitStack() as stack:
         connections = [
@@ -149,7 +161,76 @@ async def load(target: Target, port: int, key: str, clients: int, seconds: float
             for _ in range(clients)
         ]
         await run_phase("warm-up", connections, min(1.0, seconds / 4), target.request)
-        return await run_phase(target.name, connections, seconds, target.request)
+        if cpu is None:
+            return await run_phase(target.name, connections, seconds, target.request)
+        async with cpu.counting(target):
+            phase = await run_phase(target.name, connections, seconds, target.request)
+        cpu.requests[target.name] = cpu.requests.get(target.name, 0) + len(phase.latencies)
+        return phase
+
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of one process so far (0 when it has gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def process_tree(pid: int) -> list[int]:
+    found = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            found += process_tree(int(child))
+    return found
+
+
+@dataclass
+class CpuMeter:
+    """CPU per request of each target, split into the server's processes and the PostgreSQL
+    backends of the bench's database (read from ``/proc``: same machine only)."""
+
+    database_url: str
+    servers: dict[str, int]
+    """The process id of each role's server."""
+    used: dict[str, tuple[float, float]] = field(default_factory=dict)
+    requests: dict[str, int] = field(default_factory=dict)
+
+    async def backends(self) -> set[int]:
+        connection = await asyncpg.connect(self.database_url)
+        try:
+            rows = await connection.fetch(
+                "SELECT pid FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await connection.close()
+        return {row["pid"] for row in rows}
+
+    @contextlib.asynccontextmanager
+    async def counting(self, target: Target) -> AsyncIterator[None]:
+        server = process_tree(self.servers[target.role])
+        backends = await self.backends()
+        before = sum(map(cpu_seconds, server)), {pid: cpu_seconds(pid) for pid in backends}
+        yield
+        after_backends = backends | await self.backends()
+        database = sum(cpu_seconds(pid) - before[1].get(pid, 0.0) for pid in after_backends)
+        server_used = sum(map(cpu_seconds, server)) - before[0]
+        old = self.used.get(target.name, (0.0, 0.0))
+        self.used[target.name] = (old[0] + server_used, old[1] + database)
+
+    def report(self) -> None:
+        print("\nCPU per request (ms): the server's processes, PostgreSQL's backends of the bench")
+        for name, (server, database) in self.used.items():
+            count = max(1, self.requests.get(name, 0))
+            print(
+                f"{name:<34} server {1000 * server / count:6.2f}  PostgreSQL "
+                f"{1000 * database / count:6.2f}  both {1000 * (server + database) / count:6.2f}"
+            )
 
 
 def get(path: str) -> Request:
@@ -278,6 +359,7 @@ class Servers:
 
     ports: dict[str, int]
     service_pid: int
+    pids: dict[str, int]
 
 
 @contextlib.asynccontextmanager
@@ -293,7 +375,7 @@ async def servers(workers: int) -> AsyncIterator[Servers]:
             )
             for role, port in ports.items()
         }
-        yield Servers(ports, pids["service"])
+        yield Servers(ports, pids["service"], pids)
 
 
 def merge(name: str, phases: list[Phase]) -> Figure:
@@ -318,10 +400,11 @@ async def measure(
     slice_seconds = args.seconds / args.rounds
     use_wrk = shutil.which("wrk") is not None
     async with servers(args.workers) as running_servers:
+        cpu = CpuMeter(os.environ["DATABASE_URL"], running_servers.pids) if args.cpu else None
         for _ in range(args.rounds):
             for target in targets:
                 port = running_servers.ports[target.role]
-                phase = await load(target, port, key, args.clients, slice_seconds)
+                phase = await load(target, port, key, args.clients, slice_seconds, cpu)
                 phases.setdefault(target.name, []).append(phase)
             for target in targets if use_wrk else []:
                 if target.path:
@@ -339,6 +422,8 @@ async def measure(
             )
             for name, found in by_wrk.items()
         ]
+        if cpu is not None:
+            cpu.report()
         pid = running_servers.service_pid
         if args.memory:
             page = targets[2].path or ""
@@ -356,6 +441,9 @@ async def main() -> None:
     parser.add_argument("--tickets", type=int, default=20_000)
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
     parser.add_argument("--memory", type=int, default=0, help="then N more requests; RSS")
+    parser.add_argument(
+        "--cpu", action="store_true", help="CPU per request: server processes and PostgreSQL"
+    )
     args = parser.parse_args()
     async with throwaway_database() as database_url:
         started = time.perf_counter()

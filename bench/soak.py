@@ -272,7 +272,10 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
             for i in range(args.clients)
         ]
         started = time.monotonic()
-        print(f"{args.clients} paced clients, {args.rate:g} req/s in all, {args.minutes:g} min")
+        print(
+            f"{args.clients} paced clients, {args.rate:g} req/s in all, {args.minutes:g} min "
+            f"(load average {os.getloadavg()[0]:.1f})"
+        )
         while not all(client.done() for client in clients):
             await asyncio.wait(clients, timeout=args.window)
             done, window = window, Window()
@@ -290,14 +293,20 @@ async def soak(args: argparse.Namespace, database_url: str) -> None:
             print(
                 f"t={time.monotonic() - started:4.0f}s p99 ms: {p99s} | errors "
                 f"{sum(done.errors.values())} | RSS MiB {memory} | outbox {backlog} ({age:.1f} s)"
+                f" | load {os.getloadavg()[0]:.1f}"
             )
         await asyncio.gather(*clients)
+        loaded_for, load_at_end = time.monotonic() - started, os.getloadavg()[0]
         memory_end = {name: memory_of(p.pid) for name, p in processes.items()}
         memory_half = memory_half or memory_start
         settled_at = time.monotonic()
         events, delivered = await _settled(database_url, within=300)
         settle_seconds = time.monotonic() - settled_at
         backlog, _ = await outbox_backlog(database_url)
+        print(
+            f"\n{sum(totals.requests.values())} requests in {loaded_for:.0f} s; "
+            f"load average at the end {load_at_end:.1f}"
+        )
         print("\nendpoint                   requests  errors  p50 ms  p99 ms")
         for name in sorted(totals.requests):
             ordered = sorted(totals.latencies[name]) or [0.0]

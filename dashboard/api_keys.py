@@ -3,18 +3,16 @@ revoking one. The services decide who may: a member reads, an admin also changes
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-from uuid import UUID
+from typing import Any
 
-from litestar import Request, Response, get, post
-from litestar.params import PathParameter
+from litestar import Response, get, post
 from litestar.response import Template
 
 from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.identity import ApiKeyCreated
 from app.services import api_keys, request_log
 from dashboard.forms import submitted
-from dashboard.layout import page
+from dashboard.layout import PageRequest, PathId, page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/api-keys"
@@ -23,7 +21,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 async def _keys_page(
-    request: Request[Any, Any, Any],
+    request: PageRequest,
     *,
     created: ApiKeyCreated | None = None,
     error: str = "",
@@ -48,12 +46,12 @@ async def _keys_page(
 
 
 @get(PATH)
-async def api_keys_page(request: Request[Any, Any, Any]) -> Template:
+async def api_keys_page(request: PageRequest) -> Template:
     return await _keys_page(request)
 
 
 @post(PATH, status_code=200)
-async def create_api_key(request: Request[Any, Any, Any]) -> Template:
+async def create_api_key(request: PageRequest) -> Template:
     """Answers with the page itself (not a redirect): the new key is shown this once."""
     form = await request.form()
     name = str(form.get("name", ""))
@@ -72,17 +70,13 @@ async def create_api_key(request: Request[Any, Any, Any]) -> Template:
 
 
 @post(f"{PATH}/{{key_id:uuid}}/revoke", status_code=303)
-async def revoke_api_key(
-    request: Request[Any, Any, Any], key_id: Annotated[UUID, PathParameter()]
-) -> Response[Any]:
+async def revoke_api_key(request: PageRequest, key_id: PathId) -> Response[Any]:
     await api_keys.revoke_organization_api_key(principal_of(request), key_id)
     return Response(b"", status_code=303, headers={"Location": f"{PATH}?done=revoked"})
 
 
 @get(f"{PATH}/{{key_id:uuid}}/requests")
-async def key_requests_page(
-    request: Request[Any, Any, Any], key_id: Annotated[UUID, PathParameter()]
-) -> Template:
+async def key_requests_page(request: PageRequest, key_id: PathId) -> Template:
     """The key's request log (CONTRACT.md section 18), newest first, filtered by status class."""
     status = request.query_params.get("status", "")
     principal = principal_of(request)

@@ -3,15 +3,14 @@ the API, operators at the command line). Paged by cursor, so a long log pages at
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlencode
 
-from litestar import Request, get
+from litestar import get
 from litestar.response import Template
 
 from app.errors import InvalidInput
 from app.services import audit
-from dashboard.layout import page
+from dashboard.layout import PageRequest, page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/audit-log"
@@ -35,6 +34,8 @@ ACTIONS = {
     "scanner.update": "edited scanner",
     "scanner_profile.create": "added scanner profile",
     "scanner_profile.update": "edited scanner profile",
+    "scan_key.rotate": "rotated the scan key of event",
+    "scan_key.retire": "retired a scan key of event",
     "order.confirm": "confirmed the order of",
     "order.cancel": "cancelled the order of",
     "member.add": "added member",
@@ -50,7 +51,7 @@ VIA = {
 
 
 @get(PATH)
-async def audit_log_page(request: Request[Any, Any, Any]) -> Template:
+async def audit_log_page(request: PageRequest) -> Template:
     after = request.query_params.get("after") or None
     try:
         found = await audit.audit_log(principal_of(request), limit=PAGE_SIZE, after=after)

@@ -4,11 +4,10 @@ one order with its tickets, which an admin can confirm or cancel."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 from uuid import UUID
 
-from litestar import Request, Response, get, post
-from litestar.params import PathParameter
+from litestar import Response, get, post
 from litestar.response import Template
 
 from app.errors import InvalidInput, NotFound
@@ -19,7 +18,7 @@ from app.services.ticket_types import TICKET_TYPES
 from app.services.tickets import TICKETS
 from app.services.timeslots import TIMESLOTS
 from dashboard.forms import message, offset_of, pager, redirect
-from dashboard.layout import page
+from dashboard.layout import PageRequest, PathId, page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/events"
@@ -31,7 +30,7 @@ SEARCH_LIMIT = 50
 
 
 @get(PATH)
-async def events_page(request: Request[Any, Any, Any]) -> Template:
+async def events_page(request: PageRequest) -> Template:
     principal = principal_of(request)
     found = await EVENTS.page(principal, sort="starts_at:desc", offset=offset_of(request))
     return page(
@@ -44,9 +43,7 @@ async def events_page(request: Request[Any, Any, Any]) -> Template:
 
 
 @get(f"{PATH}/{{event_id:uuid}}")
-async def event_page(
-    request: Request[Any, Any, Any], event_id: Annotated[UUID, PathParameter()]
-) -> Template:
+async def event_page(request: PageRequest, event_id: PathId) -> Template:
     principal = principal_of(request)
     event = await overview.event_overview(principal, event_id)
     timeslots = await overview.timeslot_sales(principal, event_id)
@@ -83,11 +80,7 @@ async def event_page(
 
 
 @get(f"{PATH}/{{event_id:uuid}}/orders/{{order_id:uuid}}")
-async def order_page(
-    request: Request[Any, Any, Any],
-    event_id: Annotated[UUID, PathParameter()],
-    order_id: Annotated[UUID, PathParameter()],
-) -> Template:
+async def order_page(request: PageRequest, event_id: PathId, order_id: PathId) -> Template:
     principal = principal_of(request)
     order = await ORDERS.get(principal, order_id)
     if order.event_id != event_id:
@@ -114,7 +107,7 @@ async def order_page(
     )
 
 
-async def _order_of_event(request: Request[Any, Any, Any], event_id: UUID, order_id: UUID) -> None:
+async def _order_of_event(request: PageRequest, event_id: UUID, order_id: UUID) -> None:
     """A 404 unless the order is one of the event's (and the caller's)."""
     order = await ORDERS.get(principal_of(request), order_id)
     if order.event_id != event_id:
@@ -122,22 +115,14 @@ async def _order_of_event(request: Request[Any, Any, Any], event_id: UUID, order
 
 
 @post(f"{PATH}/{{event_id:uuid}}/orders/{{order_id:uuid}}/confirm", status_code=303)
-async def confirm_order(
-    request: Request[Any, Any, Any],
-    event_id: Annotated[UUID, PathParameter()],
-    order_id: Annotated[UUID, PathParameter()],
-) -> Response[Any]:
+async def confirm_order(request: PageRequest, event_id: PathId, order_id: PathId) -> Response[Any]:
     await _order_of_event(request, event_id, order_id)
     await orders.confirm_order(principal_of(request), order_id)
     return redirect(f"{PATH}/{event_id}/orders/{order_id}", "confirmed")
 
 
 @post(f"{PATH}/{{event_id:uuid}}/orders/{{order_id:uuid}}/cancel", status_code=303)
-async def cancel_order(
-    request: Request[Any, Any, Any],
-    event_id: Annotated[UUID, PathParameter()],
-    order_id: Annotated[UUID, PathParameter()],
-) -> Response[Any]:
+async def cancel_order(request: PageRequest, event_id: PathId, order_id: PathId) -> Response[Any]:
     await _order_of_event(request, event_id, order_id)
     await orders.cancel_order(principal_of(request), order_id)
     return redirect(f"{PATH}/{event_id}/orders/{order_id}", "cancelled")

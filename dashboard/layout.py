@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any, TypeAlias
+from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from litestar import Request
+from litestar.params import PathParameter
 from litestar.response import Template
 from litestar.routes import HTTPRoute
 from markupsafe import Markup
@@ -17,6 +19,10 @@ from markupsafe import Markup
 from app.services.dashboard_sessions import SessionView, csrf_token
 from dashboard.security import SESSION_STATE, cookie_token
 
+PageRequest: TypeAlias = Request[Any, Any, Any]
+"""A dashboard page's request."""
+PathId: TypeAlias = Annotated[UUID, PathParameter()]
+"""An id in a dashboard path (``{event_id:uuid}``)."""
 STYLESHEET = "/dashboard/static/dashboard.css"
 PATHS_STATE = "dashboard_paths"
 

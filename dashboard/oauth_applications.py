@@ -5,9 +5,8 @@ authorizations users gave them, which an admin can revoke."""
 from __future__ import annotations
 
 from typing import Annotated, Any
-from uuid import UUID
 
-from litestar import Request, Response, get, post
+from litestar import Response, get, post
 from litestar.params import PathParameter
 from litestar.response import Template
 
@@ -15,7 +14,7 @@ from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.oauth import OAuthApplicationCreate, OAuthClientCreated
 from app.services.oauth import applications
 from dashboard.forms import message, offset_of, pager, redirect, submitted, text, texts
-from dashboard.layout import page
+from dashboard.layout import PageRequest, PathId, page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/oauth-applications"
@@ -34,7 +33,7 @@ def _empty_form() -> dict[str, Any]:
 
 
 async def _applications_page(
-    request: Request[Any, Any, Any],
+    request: PageRequest,
     *,
     created: OAuthClientCreated | None = None,
     rotated: tuple[str, str] | None = None,
@@ -65,12 +64,12 @@ async def _applications_page(
 
 
 @get(PATH)
-async def applications_page(request: Request[Any, Any, Any]) -> Template:
+async def applications_page(request: PageRequest) -> Template:
     return await _applications_page(request)
 
 
 @post(PATH, status_code=201)
-async def register_application(request: Request[Any, Any, Any]) -> Template:
+async def register_application(request: PageRequest) -> Template:
     """Answers with the page itself (not a redirect): the client secret is shown this once."""
     form = await request.form()
     fields: dict[str, Any] = {
@@ -98,9 +97,7 @@ async def register_application(request: Request[Any, Any, Any]) -> Template:
 
 
 @post(f"{PATH}/authorizations/{{authorization_id:uuid}}/revoke", status_code=303)
-async def revoke_authorization(
-    request: Request[Any, Any, Any], authorization_id: Annotated[UUID, PathParameter()]
-) -> Response[Any]:
+async def revoke_authorization(request: PageRequest, authorization_id: PathId) -> Response[Any]:
     await applications.revoke_authorization(principal_of(request), authorization_id)
     return redirect(PATH, "revoked")
 
@@ -110,27 +107,25 @@ ClientId = Annotated[str, PathParameter()]
 
 
 @post(f"{APPLICATION}/disable", status_code=303)
-async def disable_application(
-    request: Request[Any, Any, Any], client_id: ClientId
-) -> Response[Any]:
+async def disable_application(request: PageRequest, client_id: ClientId) -> Response[Any]:
     await applications.set_application_disabled(principal_of(request), client_id, True)
     return redirect(PATH, "disabled")
 
 
 @post(f"{APPLICATION}/enable", status_code=303)
-async def enable_application(request: Request[Any, Any, Any], client_id: ClientId) -> Response[Any]:
+async def enable_application(request: PageRequest, client_id: ClientId) -> Response[Any]:
     await applications.set_application_disabled(principal_of(request), client_id, False)
     return redirect(PATH, "enabled")
 
 
 @post(f"{APPLICATION}/delete", status_code=303)
-async def delete_application(request: Request[Any, Any, Any], client_id: ClientId) -> Response[Any]:
+async def delete_application(request: PageRequest, client_id: ClientId) -> Response[Any]:
     await applications.delete_application(principal_of(request), client_id)
     return redirect(PATH, "deleted")
 
 
 @post(f"{APPLICATION}/rotate-secret", status_code=200)
-async def rotate_secret(request: Request[Any, Any, Any], client_id: ClientId) -> Template:
+async def rotate_secret(request: PageRequest, client_id: ClientId) -> Template:
     """Answers with the page itself: the new secret is shown this once."""
     principal = principal_of(request)
     secret = await applications.rotate_application_secret(principal, client_id)

@@ -3,18 +3,16 @@ with tickets sold against capacity and admitted so far, and the way to its door 
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import Request, get
+from litestar import get
 from litestar.response import Template
 
 from app.services import overview as sales
-from dashboard.layout import page
+from dashboard.layout import PageRequest, page
 from dashboard.security import principal_of
 
 
 @get("/dashboard")
-async def overview(request: Request[Any, Any, Any]) -> Template:
+async def overview(request: PageRequest) -> Template:
     events = await sales.upcoming_events(principal_of(request))
     return page(request, "overview.html", "Overview", events=events)
 

@@ -4,12 +4,12 @@ windows; its ticket type and timeslot lists, which the API sets, are kept as the
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from datetime import datetime
+from typing import Any
 from uuid import UUID
 
-from litestar import Request, Response, get, post
+from litestar import Response, get, post
 from litestar.datastructures import FormMultiDict
-from litestar.params import PathParameter
 from litestar.response import Template
 
 from app.schemas.decoding import convert
@@ -33,7 +33,7 @@ from dashboard.forms import (
     text,
     texts,
 )
-from dashboard.layout import page
+from dashboard.layout import PageRequest, PathId, page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/scanners"
@@ -74,45 +74,50 @@ def _profile_fields(form: FormMultiDict) -> dict[str, Any]:
     }
 
 
+PROFILE_INPUTS = (
+    "name",
+    "entry_policy",
+    "opens_minutes_before_start",
+    "closes_minutes_after_end",
+    "valid_from",
+    "valid_until",
+)
+"""The profile form's inputs that hold one value (``event_ids`` is the other), named after the
+profile's fields."""
+
+
+def _shown(value: Any) -> Any:
+    """A profile's value as its input shows it."""
+    if value is None:
+        return ""
+    return local_input(value) if isinstance(value, datetime) else value
+
+
 def _profile_form(profile: ScannerProfile | None) -> dict[str, Any]:
+    """The form's values: the profile's, or a new one's."""
     if profile is None:
-        return {
-            "name": "", "event_ids": [], "opens": "", "closes": "", "from": "", "until": "",
-            "entry_policy": "single",
-        }  # fmt: skip
+        return {**dict.fromkeys(PROFILE_INPUTS, ""), "entry_policy": "single", "event_ids": []}
     return {
-        "name": profile.name,
+        **{name: _shown(getattr(profile, name)) for name in PROFILE_INPUTS},
         "event_ids": [str(event_id) for event_id in profile.event_ids],
-        "opens": "" if profile.opens_minutes_before_start is None
-        else profile.opens_minutes_before_start,
-        "closes": "" if profile.closes_minutes_after_end is None
-        else profile.closes_minutes_after_end,
-        "from": local_input(profile.valid_from),
-        "until": local_input(profile.valid_until),
-        "entry_policy": profile.entry_policy,
-    }  # fmt: skip
+    }
 
 
 def _form_again(form: FormMultiDict) -> dict[str, Any]:
     """A submitted profile form, to show again with its error."""
     return {
-        "name": text(form, "name"),
+        **{name: text(form, name) for name in PROFILE_INPUTS},
         "event_ids": texts(form, "event_ids"),
-        "opens": text(form, "opens_minutes_before_start"),
-        "closes": text(form, "closes_minutes_after_end"),
-        "from": text(form, "valid_from"),
-        "until": text(form, "valid_until"),
-        "entry_policy": text(form, "entry_policy"),
     }
 
 
-async def _events(request: Request[Any, Any, Any]) -> list[Any]:
+async def _events(request: PageRequest) -> list[Any]:
     found = await EVENTS.page(principal_of(request), sort="starts_at:desc", limit=100)
     return found.data
 
 
 async def _scanners_page(
-    request: Request[Any, Any, Any],
+    request: PageRequest,
     *,
     error: str = "",
     scanner_form: dict[str, Any] | None = None,
@@ -142,12 +147,12 @@ async def _scanners_page(
 
 
 @get(PATH)
-async def scanners_page(request: Request[Any, Any, Any]) -> Template:
+async def scanners_page(request: PageRequest) -> Template:
     return await _scanners_page(request)
 
 
 @post(PATH, status_code=303)
-async def create_scanner(request: Request[Any, Any, Any]) -> Response[Any] | Template:
+async def create_scanner(request: PageRequest) -> Response[Any] | Template:
     fields = _scanner_fields(await request.form())
 
     async def create() -> Response[Any]:
@@ -161,9 +166,7 @@ async def create_scanner(request: Request[Any, Any, Any]) -> Response[Any] | Tem
 
 
 @get(f"{PATH}/{{scanner_id:uuid}}")
-async def scanner_page(
-    request: Request[Any, Any, Any], scanner_id: Annotated[UUID, PathParameter()]
-) -> Template:
+async def scanner_page(request: PageRequest, scanner_id: PathId) -> Template:
     principal = principal_of(request)
     scanner = await SCANNERS.get(principal, scanner_id)
     profiles = await PROFILES.page(principal, limit=100)
@@ -173,16 +176,14 @@ async def scanner_page(
 
 
 @post(f"{PATH}/{{scanner_id:uuid}}", status_code=303)
-async def update_scanner(
-    request: Request[Any, Any, Any], scanner_id: Annotated[UUID, PathParameter()]
-) -> Response[Any]:
+async def update_scanner(request: PageRequest, scanner_id: PathId) -> Response[Any]:
     fields = _scanner_fields(await request.form())
     await scanners.update_scanner(principal_of(request), scanner_id, convert(fields, ScannerUpdate))
     return redirect(PATH, "scanner-saved")
 
 
 @post(PROFILES_PATH, status_code=303)
-async def create_profile(request: Request[Any, Any, Any]) -> Response[Any] | Template:
+async def create_profile(request: PageRequest) -> Response[Any] | Template:
     form = await request.form()
 
     async def create() -> Response[Any]:
@@ -199,7 +200,7 @@ async def create_profile(request: Request[Any, Any, Any]) -> Response[Any] | Tem
 
 
 async def _profile_page(
-    request: Request[Any, Any, Any],
+    request: PageRequest,
     profile_id: UUID,
     *,
     error: str = "",
@@ -221,16 +222,12 @@ async def _profile_page(
 
 
 @get(f"{PROFILES_PATH}/{{profile_id:uuid}}")
-async def profile_page(
-    request: Request[Any, Any, Any], profile_id: Annotated[UUID, PathParameter()]
-) -> Template:
+async def profile_page(request: PageRequest, profile_id: PathId) -> Template:
     return await _profile_page(request, profile_id)
 
 
 @post(f"{PROFILES_PATH}/{{profile_id:uuid}}", status_code=303)
-async def update_profile(
-    request: Request[Any, Any, Any], profile_id: Annotated[UUID, PathParameter()]
-) -> Response[Any] | Template:
+async def update_profile(request: PageRequest, profile_id: PathId) -> Response[Any] | Template:
     form = await request.form()
 
     async def save() -> Response[Any]:

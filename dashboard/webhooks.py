@@ -4,11 +4,10 @@ delivery log with a retry per delivery. Through ``app.services.webhooks``, as RE
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 from uuid import UUID
 
-from litestar import Request, Response, get, post
-from litestar.params import PathParameter
+from litestar import Response, get, post
 from litestar.response import Template
 
 from app.schemas.decoding import convert
@@ -22,7 +21,7 @@ from app.schemas.webhooks import (
 from app.services import webhooks
 from app.services.webhooks import DELIVERIES, WEBHOOKS
 from dashboard.forms import message, offset_of, pager, redirect, settings_of, submitted, text, texts
-from dashboard.layout import page
+from dashboard.layout import PageRequest, PathId, page
 from dashboard.security import principal_of
 
 PATH = "/dashboard/webhooks"
@@ -45,7 +44,7 @@ def _fields(form: Any) -> dict[str, Any]:
 
 
 async def _list_page(
-    request: Request[Any, Any, Any],
+    request: PageRequest,
     *,
     created: WebhookWithSecret | None = None,
     error: str = "",
@@ -68,12 +67,12 @@ async def _list_page(
 
 
 @get(PATH)
-async def webhooks_page(request: Request[Any, Any, Any]) -> Template:
+async def webhooks_page(request: PageRequest) -> Template:
     return await _list_page(request)
 
 
 @post(PATH, status_code=201)
-async def create_webhook(request: Request[Any, Any, Any]) -> Template:
+async def create_webhook(request: PageRequest) -> Template:
     """Answers with the page itself (not a redirect): the secret is shown this once."""
     fields = _fields(await request.form())
 
@@ -89,7 +88,7 @@ async def create_webhook(request: Request[Any, Any, Any]) -> Template:
 
 
 async def _webhook_page(
-    request: Request[Any, Any, Any],
+    request: PageRequest,
     webhook_id: UUID,
     *,
     rotated: WebhookSecretRotated | None = None,
@@ -122,16 +121,12 @@ async def _webhook_page(
 
 
 @get(f"{PATH}/{{webhook_id:uuid}}")
-async def webhook_page(
-    request: Request[Any, Any, Any], webhook_id: Annotated[UUID, PathParameter()]
-) -> Template:
+async def webhook_page(request: PageRequest, webhook_id: PathId) -> Template:
     return await _webhook_page(request, webhook_id)
 
 
 @post(f"{PATH}/{{webhook_id:uuid}}", status_code=303)
-async def update_webhook(
-    request: Request[Any, Any, Any], webhook_id: Annotated[UUID, PathParameter()]
-) -> Response[Any] | Template:
+async def update_webhook(request: PageRequest, webhook_id: PathId) -> Response[Any] | Template:
     form = await request.form()
     fields = {**_fields(form), "active": text(form, "active") == "on"}
 
@@ -147,35 +142,29 @@ async def update_webhook(
 
 
 @post(f"{PATH}/{{webhook_id:uuid}}/test", status_code=303)
-async def send_test(
-    request: Request[Any, Any, Any], webhook_id: Annotated[UUID, PathParameter()]
-) -> Response[Any]:
+async def send_test(request: PageRequest, webhook_id: PathId) -> Response[Any]:
     await webhooks.send_test_delivery(principal_of(request), webhook_id)
     return redirect(f"{PATH}/{webhook_id}", "test")
 
 
 @post(f"{PATH}/{{webhook_id:uuid}}/rotate-secret", status_code=200)
-async def rotate_secret(
-    request: Request[Any, Any, Any], webhook_id: Annotated[UUID, PathParameter()]
-) -> Template:
+async def rotate_secret(request: PageRequest, webhook_id: PathId) -> Template:
     """Answers with the page itself: the new secret is shown this once."""
     rotated = await webhooks.rotate_secret(principal_of(request), webhook_id)
     return await _webhook_page(request, webhook_id, rotated=rotated)
 
 
 @post(f"{PATH}/{{webhook_id:uuid}}/delete", status_code=303)
-async def delete_webhook(
-    request: Request[Any, Any, Any], webhook_id: Annotated[UUID, PathParameter()]
-) -> Response[Any]:
+async def delete_webhook(request: PageRequest, webhook_id: PathId) -> Response[Any]:
     await webhooks.delete_webhook(principal_of(request), webhook_id)
     return redirect(PATH, "deleted")
 
 
 @post(f"{PATH}/{{webhook_id:uuid}}/deliveries/{{delivery_id:uuid}}/retry", status_code=303)
 async def retry_delivery(
-    request: Request[Any, Any, Any],
-    webhook_id: Annotated[UUID, PathParameter()],
-    delivery_id: Annotated[UUID, PathParameter()],
+    request: PageRequest,
+    webhook_id: PathId,
+    delivery_id: PathId,
 ) -> Response[Any]:
     await webhooks.retry_delivery(principal_of(request), webhook_id, delivery_id)
     return redirect(f"{PATH}/{webhook_id}", "retried")

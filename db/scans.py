@@ -46,7 +46,8 @@ _SCANNER_COLUMNS = """
 SCANNER_BY_ID = _SCANNER_COLUMNS + " AND c.id = {}"
 FIRST_ACTIVE_SCANNER = _SCANNER_COLUMNS + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
 _TICKET_FIELDS = """
-    t.id, t.scannable_code, t.event_id, t.event_timeslot_id, t.ticket_type_id, t.order_id,
+    t.id, t.scannable_code, t.signed_code, t.event_id, t.event_timeslot_id, t.ticket_type_id,
+           t.order_id,
            t.owner_name, t.owner_email, t.seat, t.status, t.scanned_at, t.cancelled_at,
            t.inside, t.presence_at, o.status AS order_status, e.title AS event_title,
            e.location AS event_location,

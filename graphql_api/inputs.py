@@ -161,8 +161,9 @@ class UpdateScannerProfileInput:
 
 @input_class(
     BatchScanItem,
-    description="One recorded scan: the ticket by exactly one of `ticketId` and "
-    "`scannableCode`, its `nonce` (1 to 64 characters, unique per organization) and when the "
+    description="One recorded scan: the ticket by exactly one of `ticketId`, "
+    "`scannableCode` and `signedCode` (a bad signature: `not_found`), its `nonce` (1 to 64 "
+    "characters, unique per organization) and when the "
     "device scanned (`scannedAt`, default now, at most 5 minutes in the future).",
 )
 class ScanTicketsItemInput:

@@ -22,6 +22,7 @@ from strawberry.utils.str_converters import to_camel_case
 from app import pagination
 from app.ids import parse_id
 from app.resources import Filter, Resource
+from app.signatures import signed
 from graphql_api.context import Context, Info, principal_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type
@@ -122,15 +123,15 @@ def root_list(
         return await resource.page(principal_of(info), **arguments)
 
     parent = [inspect.Parameter(within, _KEYWORD, annotation=strawberry.ID)] if within else []
-    # Strawberry reads the arguments from __signature__ (PEP 362); mypy knows none on functions.
-    resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    signed(
+        resolve,
         [
             inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
             inspect.Parameter("info", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Info),
             *parent,
             *_arguments(resource, after=after),
         ],
-        return_annotation=_page_of(object_type(resource.record)),
+        _page_of(object_type(resource.record)),
     )
     return field(resource, description)(resolve)
 
@@ -152,8 +153,8 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
         args = list_args(**arguments)
         return context.loaders.pages(resource, parent).load((self.id, args))
 
-    # Strawberry reads the arguments from __signature__ (PEP 362); mypy knows none on functions.
-    resolve.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    signed(
+        resolve,
         [
             inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
             inspect.Parameter(
@@ -161,7 +162,7 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
             ),
             *_arguments(resource, after=False, leave_out=parent),
         ],
-        return_annotation=_page_of(_lazy(resource.record.__name__, module)),
+        _page_of(_lazy(resource.record.__name__, module)),
     )
     resolve.__annotations__ = {"context": Context}
     return direct_field(resource, description)(resolve)

@@ -153,8 +153,9 @@ class Query:
 class Mutation:
     @mutation(
         scanning.scan_ticket,
-        "Name the ticket by exactly one of `ticketId` and "
-        "`scannableCode` (what a door app reads). Without `scannerId` the organization's oldest "
+        "Name the ticket by exactly one of `ticketId`, "
+        "`scannableCode` (what a door app reads) and `signedCode` (its signature is checked "
+        "first; a bad one is NOT_FOUND). Without `scannerId` the organization's oldest "
         "active scanner is used (CONFLICT when there is none); a scanner of another organization "
         "is FORBIDDEN. Every outcome is a result whose `status` and `reason` tell the door what "
         "to do. An offline device sends `scannedAt` (when it scanned; windows are decided then; "
@@ -168,6 +169,7 @@ class Mutation:
         info: Info,
         ticket_id: strawberry.ID | None = None,
         scannable_code: str | None = None,
+        signed_code: str | None = None,
         scanner_id: strawberry.ID | None = None,
         nonce: str | None = None,
         scanned_at: datetime | None = None,
@@ -180,15 +182,17 @@ class Mutation:
             "direction": direction,
         }
         scan: TicketScan | CodeScan
-        if scannable_code is None:
+        if scannable_code is None and signed_code is None:
             scan = to_struct(fields, TicketScan)
         else:
-            scan = to_struct({**fields, "scannable_code": scannable_code}, CodeScan)
-            scannable_code = scan.scannable_code
+            codes = {"scannable_code": scannable_code, "signed_code": signed_code}
+            scan = to_struct({**fields, **codes}, CodeScan)
+            scannable_code, signed_code = scan.scannable_code, scan.signed_code
         return await scanning.scan_ticket(
             principal_of(info),
             ticket_id=None if ticket_id is None else parse_id(ticket_id, "ticket_id"),
             scannable_code=scannable_code,
+            signed_code=signed_code,
             scanner_id=scan.scanner_id,
             nonce=scan.nonce,
             scanned_at=scan.scanned_at,

@@ -20,6 +20,7 @@ from strawberry.types.field import StrawberryField
 
 from app.principal import scope_of
 from app.resources import Resource
+from app.signatures import signed
 from graphql_api.context import Context, Info
 from graphql_api.core import DIRECT_RESOLVER
 
@@ -120,18 +121,16 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
 
         functools.update_wrapper(resolve, resolver)
         signature = inspect.signature(resolver)
-        # Strawberry reads the arguments from __signature__ (PEP 362), mypy knows none on functions.
-        resolve.__signature__ = signature.replace(  # type: ignore[attr-defined]
-            parameters=[
+        signed(
+            resolve,
+            [
                 parameter.replace(name="info", annotation=Info)
                 if parameter.name == "context"
                 else parameter
                 for parameter in signature.parameters.values()
-            ]
+            ],
+            signature.return_annotation,
         )
-        annotations = dict(resolver.__annotations__)
-        annotations.pop("context", None)
-        resolve.__annotations__ = {"info": Info, **annotations}
         options = _options(service, description)
         options["metadata"][DIRECT_RESOLVER] = direct
         made: StrawberryField = strawberry.field(resolver=resolve, **options)

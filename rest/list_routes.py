@@ -27,6 +27,7 @@ from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.resources import Resource
+from app.signatures import signed
 from rest.csv_export import csv_stream, negotiate
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
@@ -82,10 +83,7 @@ def list_route(
     parameters = [inspect.Parameter(key, _KEYWORD, annotation=a) for key, a in annotations.items()]
     if owner is not None:
         parameters.insert(0, inspect.Parameter("self", _KEYWORD))
-    # Litestar reads the handler's parameters from __signature__ (PEP 362); mypy knows none on
-    # functions.
-    handler.__signature__ = inspect.Signature(parameters, return_annotation=returned)  # type: ignore[attr-defined]
-    handler.__annotations__ = {**annotations, "return": returned}
+    signed(handler, parameters, returned)
     handler.__name__ = name
     handler.__qualname__ = f"{owner}.{name}" if owner is not None else name
     handler.__module__ = caller.f_globals["__name__"]

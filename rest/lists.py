@@ -20,6 +20,7 @@ from app.errors import FieldError, InvalidInput
 from app.pagination import DEFAULT_LIMIT, DEFAULT_SORT, MAX_AFTER_LENGTH, MAX_LIMIT, MAX_OFFSET
 from app.resources import Filter, Resource
 from app.schemas.text import NO_NUL
+from app.signatures import signed
 
 FORMATS = {"id": "uuid", "timestamp": "date-time"}
 """The OpenAPI ``format`` of a filter's text, by the filter's kind."""
@@ -133,11 +134,5 @@ def list_dependencies(resource: Resource[Any]) -> dict[str, Provide]:
         *(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY) for parameter in common),
         *(filter_parameter(key, declared) for key, declared in resource.filters.items()),
     ]
-    # Litestar reads a dependency's parameters from its signature and type hints; mypy knows no
-    # __signature__ (PEP 362) on a function.
-    list_query.__signature__ = inspect.Signature(parameters, return_annotation=ListQuery)  # type: ignore[attr-defined]
-    list_query.__annotations__ = {
-        **{parameter.name: parameter.annotation for parameter in parameters},
-        "return": ListQuery,
-    }
+    signed(list_query, parameters, ListQuery)
     return {"listing": Provide(list_query, sync_to_thread=False)}

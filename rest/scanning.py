@@ -34,6 +34,12 @@ OFFLINE = (
     "ticket is a 409 `/problems/nonce-reused`."
 )
 
+SIGNED = (
+    "a signed code's signature is checked before anything else, with its event's key named by "
+    "the code; a bad signature, an unknown or retired key, or a code the ticket no longer has "
+    "is a 404 like an unknown ticket (docs/signed-codes.md)"
+)
+
 
 @post(
     "/tickets/{ticket_id:str}/scan",
@@ -67,16 +73,18 @@ async def scan_ticket(
     status_code=200,
     tags=["scanning"],
     **operation(
-        "Scan a ticket by its scannable code",
+        "Scan a ticket by its scannable code or its signed code",
         service=scanning.scan_ticket,
         errors=(400, 403, 404, 409, 413, 415),
-        text=f"{OUTCOMES} {OFFLINE}",
+        text=f"The ticket by exactly one of `scannable_code` and `signed_code` ({SIGNED}). "
+        f"{OUTCOMES} {OFFLINE}",
     ),
 )
 async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeScan]) -> ScanResult:
     return await scanning.scan_ticket(
         principal,
         scannable_code=data.scannable_code,
+        signed_code=data.signed_code,
         scanner_id=data.scanner_id,
         nonce=data.nonce,
         scanned_at=data.scanned_at,
@@ -92,7 +100,8 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
         "Upload a batch of scans recorded offline",
         service=scanning.scan_tickets,
         errors=(400, 403, 409, 413, 415),
-        text="1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a "
+        text="1 to 500 scans, each naming its ticket by `ticket_id`, `scannable_code` or "
+        "`signed_code` (a bad signature: `not_found`), with a "
         "`nonce` (required) and `scanned_at`. They run in order of `scanned_at` (ties: the "
         "array's order) in one transaction; `results` are in the request's order, each the Scan "
         "result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`) and "

@@ -34,6 +34,17 @@ MAX_CODE_LENGTH = 64
 ScannableCode = Annotated[
     str, msgspec.Meta(min_length=1, max_length=MAX_CODE_LENGTH, pattern=NO_NUL)
 ]
+SIGNED_CODE_LENGTH = 186
+SignedCode = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=SIGNED_CODE_LENGTH,
+        pattern=NO_NUL,
+        description="The ticket's signed code (`T1.` and 183 characters, docs/signed-codes.md): "
+        "its signature is checked first; a bad one is not found.",
+    ),
+]
 MAX_NONCE_LENGTH = 64
 Nonce = Annotated[
     str,
@@ -148,9 +159,11 @@ class TicketScan(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
-    """Body of ``POST /scans``: the code a door app reads from the ticket."""
+    """Body of ``POST /scans``: the code a door app reads from the ticket, by exactly one of
+    ``scannable_code`` and ``signed_code``."""
 
-    scannable_code: ScannableCode
+    scannable_code: ScannableCode | None = None
+    signed_code: SignedCode | None = None
     scanner_id: UUID | None = None
     nonce: Nonce | None = None
     scanned_at: ScannedAt | None = None
@@ -158,11 +171,13 @@ class CodeScan(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class BatchScanItem(msgspec.Struct, forbid_unknown_fields=True):
-    """One scan of a batch: the ticket by exactly one of ``ticket_id`` and ``scannable_code``."""
+    """One scan of a batch: the ticket by exactly one of ``ticket_id``, ``scannable_code`` and
+    ``signed_code``."""
 
     nonce: Nonce
     ticket_id: UUID | None = None
     scannable_code: ScannableCode | None = None
+    signed_code: SignedCode | None = None
     scanned_at: ScannedAt | None = None
     direction: ScanDirection = "entry"
 

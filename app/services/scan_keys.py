@@ -32,6 +32,8 @@ from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 from uuid import UUID
 
+import asyncpg
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
@@ -140,12 +142,36 @@ def _signer(event_id: UUID, row: dict[str, Any]) -> Signer:
     return Signer(row["id"], kid, _load_private(row["private_pem"]), event_id)
 
 
-async def signer(organization_id: UUID, event_id: UUID) -> Signer:
-    """The key to sign the event's new codes with (cached; made on first use). Call inside the
-    transaction that writes the tickets."""
+def cached_signer(event_id: UUID) -> Signer | None:
+    """The event's key as :func:`signer` holds it, without reading or making it: None when this
+    process has none fresh. A key is cached only for an event of an organization that read or
+    made it, but not per organization: the caller checks that the event is the caller's."""
     cached = _cache.get(event_id)
     if cached is not None and time.monotonic() - cached[1] < CACHE_SECONDS:
         return cached[0]
+    return None
+
+
+async def prepare(organization_id: UUID, event_id: UUID) -> None:
+    """Read (and on first use make) the event's current key before an order takes any other
+    lock, when this process has not cached it; nothing when it has, or when the event is not the
+    organization's (the order then fails on its own). Without it two first orders of a new event
+    could deadlock: each waiting for the other's first key while holding its timeslot's row."""
+    if cached_signer(event_id) is not None:
+        return
+    owned = await Event.exists().where(
+        Event.id == event_id, Event.organization_id == organization_id
+    )
+    if owned:
+        await signer(organization_id, event_id)
+
+
+async def signer(organization_id: UUID, event_id: UUID) -> Signer:
+    """The key to sign the event's new codes with (cached; made on first use), of an event known
+    to be the organization's. Call inside the transaction that writes the tickets."""
+    cached = cached_signer(event_id)
+    if cached is not None:
+        return cached
     found = _signer(event_id, await _ensure_current(organization_id, event_id))
 
     async def keep() -> None:  # only once committed: a key made by a rolled-back order is gone
@@ -158,6 +184,10 @@ async def signer(organization_id: UUID, event_id: UUID) -> Signer:
 
 
 def _is_retired_key_violation(error: BaseException) -> bool:
+    """The tickets' foreign key refused a retired key, or PostgreSQL broke a deadlock (a safety
+    net: :func:`prepare` makes the first key before the order's locks)."""
+    if isinstance(error, asyncpg.DeadlockDetectedError):
+        return True
     return getattr(error, "constraint_name", None) == FOREIGN_KEY or (
         FOREIGN_KEY in str(error) and "foreign key" in str(error).lower()
     )
@@ -219,6 +249,42 @@ async def event_keys(principal: Principal, event_id: UUID) -> ScanKeys:
     return ScanKeys(keys=[_record(row) for row in rows])
 
 
+@requires("tickets.read")
+async def keys_by_event(principal: Principal, event_ids: list[UUID]) -> dict[UUID, list[ScanKey]]:
+    """The keys of each of the caller's events named (GraphQL's ``Event.scanKeys`` for a page of
+    events): one statement to read them, and for events without a key yet, one to make their
+    first keys and one to read again. Events of others are left out."""
+    owned = {
+        row["id"]
+        for row in await Event.select(Event.id).where(
+            Event.id.is_in(event_ids), Event.organization_id == principal.organization_id
+        )
+    }
+    if not owned:
+        return {}
+
+    async def read() -> dict[UUID, list[dict[str, Any]]]:
+        rows = (
+            await ScanKeyTable.select(ScanKeyTable.event_id, ScanKeyTable.current, *KEY_COLUMNS)
+            .where(ScanKeyTable.event_id.is_in(sorted(owned)))
+            .order_by(ScanKeyTable.created_at)
+            .order_by(ScanKeyTable.kid)
+        )
+        found: dict[UUID, list[dict[str, Any]]] = {event_id: [] for event_id in owned}
+        for row in rows:
+            found[row["event_id"]].append(row)
+        return found
+
+    found = await read()
+    missing = [e for e, rows in found.items() if not any(row["current"] for row in rows)]
+    if missing:
+        now = utcnow()
+        rows = [_new_row(principal.organization_id, event_id, now) for event_id in missing]
+        await ScanKeyTable.insert(*rows).on_conflict(action="DO NOTHING")
+        found = await read()
+    return {event_id: [_record(row) for row in rows] for event_id, rows in found.items()}
+
+
 async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
     """The caller's event, locked against other rotations and retirements of its keys."""
     row = await locked(
@@ -269,10 +335,10 @@ async def retire_key(principal: Principal, event_id: UUID, kid: str) -> ScanKey:
     """Retire one of the event's keys: its tickets get new codes signed with the current key
     (each a ``code_replaced`` revocation); 409 for the current key; retiring again changes
     nothing."""
-    _check_kid(kid)
     now = utcnow()
     async with transaction():
         event = await _locked_event(principal, event_id)
+        _check_kid(kid)
         found = await locked(
             ScanKeyTable.select(ScanKeyTable.id, ScanKeyTable.current, *KEY_COLUMNS).where(
                 ScanKeyTable.event_id == event_id, ScanKeyTable.kid == kid
@@ -349,32 +415,48 @@ async def _store_codes(
             await Ticket.update(values).where(Ticket.id == ticket_id)
 
 
+TICKET_COLUMNS = (
+    Ticket.id,
+    Ticket.organization_id,
+    Ticket.event_id,
+    Ticket.ticket_type_id,
+    Ticket.event_timeslot_id,
+)
+
+
 async def sign_unsigned_tickets(rows: Sequence[dict[str, Any]] | None = None) -> dict[UUID, str]:
     """Give a code to each ticket without one (``rows``: those tickets' rows; None: every such
-    ticket, as the migration does), signed with its event's current key; their codes by id.
-    Tickets written by a release before signed codes have none."""
-    if rows is None:
-        rows = await Ticket.select(
-            Ticket.id,
-            Ticket.organization_id,
-            Ticket.event_id,
-            Ticket.ticket_type_id,
-            Ticket.event_timeslot_id,
-        ).where(Ticket.signed_code.is_null())
-    by_event: dict[UUID, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_event.setdefault(row["event_id"], []).append(row)
+    ticket, event by event, as the migration does), signed with its event's current key; the
+    codes of ``rows`` by ticket id. Tickets written by a release before signed codes have none."""
     signed: dict[UUID, str] = {}
-    for event_id, tickets in by_event.items():
-        async with transaction():
-            key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
-            codes = [
-                (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
-                for row in tickets
-            ]
-            await _store_codes(codes, key.row_id, None)
-        signed.update(codes)
+    if rows is not None:
+        by_event: dict[UUID, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_event.setdefault(row["event_id"], []).append(row)
+        for tickets in by_event.values():
+            signed.update(await _sign_event_tickets(tickets))
+        return signed
+    events = await Ticket.select(Ticket.event_id).where(Ticket.signed_code.is_null()).distinct()
+    for event in events:
+        tickets = await Ticket.select(*TICKET_COLUMNS).where(
+            Ticket.event_id == event["event_id"], Ticket.signed_code.is_null()
+        )
+        if tickets:
+            await _sign_event_tickets(tickets)
     return signed
+
+
+async def _sign_event_tickets(tickets: Sequence[dict[str, Any]]) -> dict[UUID, str]:
+    """Sign and store the codes of tickets of one event (in one transaction)."""
+    event_id = tickets[0]["event_id"]
+    async with transaction():
+        key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
+        codes = [
+            (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
+            for row in tickets
+        ]
+        await _store_codes(codes, key.row_id, None)
+    return dict(codes)
 
 
 async def public_keys(organization_id: UUID, event_id: UUID) -> dict[bytes, ScanKey]:
@@ -424,3 +506,52 @@ async def event_revocations(
         since=since,
         next_since=until,
     )
+
+
+VerifyingKey = tuple[UUID, Ed25519PublicKey]
+"""A key's organization and public half."""
+_verifying: dict[tuple[UUID, bytes], VerifyingKey] = {}
+
+
+async def _verifying_key(event_id: UUID, kid: bytes) -> VerifyingKey | None:
+    """The public half of the event's key ``kid`` unless it was retired when first looked up;
+    kept for the process's life (a key's public half never changes; a code of a key retired
+    later names a ticket whose code has since been replaced, which the scan checks)."""
+    found = _verifying.get((event_id, kid))
+    if found is not None:
+        return found
+    row = (
+        await ScanKeyTable.select(ScanKeyTable.organization_id, ScanKeyTable.public_key)
+        .where(
+            ScanKeyTable.event_id == event_id,
+            ScanKeyTable.kid == signed_codes.b64url(kid),
+            ScanKeyTable.retired_at.is_null(),
+        )
+        .first()
+    )
+    if row is None:
+        return None
+    public = Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(row["public_key"]))
+    if len(_verifying) >= CACHE_EVENTS:
+        _verifying.clear()
+    found = _verifying[(event_id, kid)] = (row["organization_id"], public)
+    return found
+
+
+async def verified_ticket(organization_id: UUID, code: str) -> UUID | None:
+    """The id of the ticket a signed code names when the organization's key of the event it
+    names signed it (looked up by the code's kid, cached per process); None otherwise
+    (malformed, unknown or retired key, another organization's, bad signature). The caller still
+    checks that the ticket's code is this one (a retired key's tickets were signed again)."""
+    found = signed_codes.read(code)
+    if found is None:
+        return None
+    claims, payload, signature = found
+    key = await _verifying_key(claims.event_id, claims.kid)
+    if key is None or key[0] != organization_id:
+        return None
+    try:
+        key[1].verify(signature, payload)
+    except InvalidSignature:
+        return None
+    return claims.ticket_id

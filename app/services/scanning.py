@@ -58,6 +58,7 @@ from app.schemas.scanning import (
     ScanTimeslot,
 )
 from app.schemas.webhook_events import TicketScanned
+from app.services import scan_keys
 from app.services.lookup import owned_row
 from app.services.outbox import NOTIFY_CHANNEL, outbox_rows, record_events, rows_written
 from app.services.scanners import targets_of
@@ -137,7 +138,9 @@ class TicketState:
 @dataclass(frozen=True, slots=True)
 class Attempt:
     """One scan to run: the ticket it names (by exactly one of id and code), its nonce, when the
-    device scanned, and its place in the request."""
+    device scanned, and its place in the request. A signed code names its ticket by the id in it
+    (``ticket_id``, None when its signature did not hold) and keeps the code in ``signed_code``:
+    the ticket is found only while that is still its code."""
 
     position: int
     ticket_id: UUID | None
@@ -145,6 +148,7 @@ class Attempt:
     nonce: str | None
     scanned_at: datetime
     direction: Direction = "entry"
+    signed_code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +219,9 @@ class Tickets:
             self.by_code[row["scannable_code"]] = ticket
 
     def find(self, attempt: Attempt) -> TicketState | None:
+        if attempt.signed_code is not None:
+            found = self.by_id.get(attempt.ticket_id) if attempt.ticket_id else None
+            return found if found and found.row["signed_code"] == attempt.signed_code else None
         if attempt.ticket_id is not None:
             return self.by_id.get(attempt.ticket_id)
         return self.by_code.get(attempt.scannable_code or "")
@@ -364,30 +371,31 @@ async def scan_ticket(
     *,
     ticket_id: UUID | None = None,
     scannable_code: str | None = None,
+    signed_code: str | None = None,
     scanner_id: UUID | None = None,
     nonce: str | None = None,
     scanned_at: datetime | None = None,
     direction: Direction = "entry",
     now: datetime | None = None,
 ) -> ScanResult:
-    """Scan the ticket named by exactly one of ``ticket_id`` and ``scannable_code``, as the
-    device did at ``scanned_at`` (default: now), on its way in or out (``direction``). A
-    ``nonce`` used before answers its first result again.
+    """Scan the ticket named by exactly one of ``ticket_id``, ``scannable_code`` and
+    ``signed_code``, as the device did at ``scanned_at`` (default: now), on its way in or out
+    (``direction``). A ``nonce`` used before answers its first result again. A signed code's
+    signature is checked before anything else (CONTRACT.md section 17): a bad one is a 404, as
+    for an unknown ticket.
 
     ``now`` is the server's clock (tests pin it to probe the window edges).
     """
-    _check_target(ticket_id, scannable_code, "")
+    _check_target(ticket_id, scannable_code, "", signed_code)
     _check_nonce(nonce, "nonce")
     received_at = utcnow() if now is None else as_utc(now)
-    attempt = Attempt(
-        0,
-        ticket_id,
-        scannable_code,
-        nonce,
-        _scanned_at(scanned_at, received_at, "scanned_at"),
-        direction,
-    )
+    at = _scanned_at(scanned_at, received_at, "scanned_at")
     organization_id = principal.organization_id
+    if signed_code is not None:
+        ticket_id = await scan_keys.verified_ticket(organization_id, signed_code)
+        if ticket_id is None:
+            raise NotFound("No ticket with this signed_code")
+    attempt = Attempt(0, ticket_id, scannable_code, nonce, at, direction, signed_code)
     done = None
     if statements.writes_at_once() and not in_transaction():
         done = await _scan_at_once(organization_id, scanner_id, attempt, received_at)
@@ -407,6 +415,8 @@ async def scan_ticket(
 def _found(tickets: Tickets, attempt: Attempt) -> None:
     """Step 2 of a single scan: 404 when no ticket of the organization has its id or code."""
     if tickets.find(attempt) is None:
+        if attempt.signed_code is not None:
+            raise NotFound("No ticket with this signed_code")
         if attempt.ticket_id is not None:
             raise NotFound.resource("ticket", attempt.ticket_id)
         raise NotFound("No ticket with this scannable_code")
@@ -468,8 +478,8 @@ async def scan_tickets(
     ticket is that item's ``not_found``.
     """
     received_at = utcnow() if now is None else as_utc(now)
-    attempts = _attempts(data, received_at)
     organization_id = principal.organization_id
+    attempts = await _verified(organization_id, _attempts(data, received_at))
     async with transaction():
         scanner = await _scanner(organization_id, data.scanner_id)
         tickets = await _load(organization_id, attempts)
@@ -501,26 +511,49 @@ def _attempts(data: BatchScan, received_at: datetime) -> list[Attempt]:
     for position, item in enumerate(data.scans):
         prefix = f"scans[{position}]."
         try:
-            _check_target(item.ticket_id, item.scannable_code, prefix)
+            _check_target(item.ticket_id, item.scannable_code, prefix, item.signed_code)
             _check_nonce(item.nonce, f"{prefix}nonce", required=True)
             at = _scanned_at(item.scanned_at, received_at, f"{prefix}scanned_at")
         except InvalidInput as error:
             errors += error.errors
             continue
         attempts.append(
-            Attempt(position, item.ticket_id, item.scannable_code, item.nonce, at, item.direction)
+            Attempt(
+                position,
+                item.ticket_id,
+                item.scannable_code,
+                item.nonce,
+                at,
+                item.direction,
+                item.signed_code,
+            )
         )
     if errors:
         raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
     return attempts
 
 
-def _check_target(ticket_id: UUID | None, scannable_code: str | None, prefix: str) -> None:
-    if (ticket_id is None) == (scannable_code is None):
-        message = "name the ticket by exactly one of ticket_id and scannable_code"
-        if not prefix:
-            raise InvalidInput(message[0].upper() + message[1:])
-        raise InvalidInput.field(f"{prefix}ticket_id", message)
+async def _verified(organization_id: UUID, attempts: list[Attempt]) -> list[Attempt]:
+    """The attempts with each signed code's ticket id once its signature holds (None when it does
+    not: that attempt is ``not_found``), checked before anything else."""
+    verified: dict[str, UUID | None] = {}
+    for attempt in attempts:
+        code = attempt.signed_code
+        if code is not None and code not in verified:
+            verified[code] = await scan_keys.verified_ticket(organization_id, code)
+    return [
+        attempt if attempt.signed_code is None else replace(attempt, ticket_id=verified[code])
+        for attempt in attempts
+        for code in [attempt.signed_code or ""]
+    ]
+
+
+def _check_target(
+    ticket_id: UUID | None, scannable_code: str | None, prefix: str, signed_code: str | None = None
+) -> None:
+    if [ticket_id, scannable_code, signed_code].count(None) != 2:
+        message = "name the ticket by exactly one of ticket_id, scannable_code and signed_code"
+        raise InvalidInput.field(f"{prefix}ticket_id" if prefix else "scannable_code", message)
     if scannable_code is None:
         return
     field = f"{prefix}scannable_code"
@@ -852,7 +885,7 @@ def _batch_result(answer: Answer, related: Related) -> BatchScanResult:
         return BatchScanResult(
             nonce=nonce,
             status="not_found",
-            ticket_id=answer.attempt.ticket_id,
+            ticket_id=answer.attempt.ticket_id if answer.attempt.signed_code is None else None,
             scanned_before=False,
             event=None,
             timeslot=None,

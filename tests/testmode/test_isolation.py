@@ -36,6 +36,7 @@ KIND_OF_PARAMETER = {
     "webhook_id": "webhook",
     "delivery_id": "delivery",
     "hold_id": "hold",
+    "kid": "scan_key",
 }
 """The row each path parameter names (a new parameter fails the walk until it is added)."""
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -104,9 +105,11 @@ async def populate(client: AsyncClient, owner: Tenant) -> World:
         ),
         201,
     )
+    keys = ok(await client.get(f"/events/{venue.event['id']}/scan-keys", headers=headers))
     return World(
         headers=headers,
         ids={
+            "scan_key": keys["keys"][0]["kid"],
             "event": venue.event["id"],
             "ticket_type": venue.ticket_type["id"],
             "timeslot": venue.timeslot["id"],

@@ -668,8 +668,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Scan a ticket by its scannable code
-         * @description Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` tell the door what to do. Without `scanner_id` the organization's oldest active scanner is used (409 when there is none); a scanner of another organization is a 403. `direction`: `entry` (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the scanner profile's `entry_policy`; `inside` is the ticket's presence after. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a repeated nonce answers the first result again (same status, reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
+         * Scan a ticket by its scannable code or its signed code
+         * @description The ticket by exactly one of `scannable_code` and `signed_code` (a signed code's signature is checked before anything else, with its event's key named by the code; a bad signature, an unknown or retired key, or a code the ticket no longer has is a 404 like an unknown ticket (docs/signed-codes.md)). Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` tell the door what to do. Without `scanner_id` the organization's oldest active scanner is used (409 when there is none); a scanner of another organization is a 403. `direction`: `entry` (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the scanner profile's `entry_policy`; `inside` is the ticket's presence after. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a repeated nonce answers the first result again (same status, reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
          *
          *     Scope: `tickets.write`.
          */
@@ -691,7 +691,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a batch of scans recorded offline
-         * @description 1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a `nonce` (required) and `scanned_at`. They run in order of `scanned_at` (ties: the array's order) in one transaction; `results` are in the request's order, each the Scan result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is that item's `status: not_found`. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a repeated nonce answers the first result again (same status, reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
+         * @description 1 to 500 scans, each naming its ticket by `ticket_id`, `scannable_code` or `signed_code` (a bad signature: `not_found`), with a `nonce` (required) and `scanned_at`. They run in order of `scanned_at` (ties: the array's order) in one transaction; `results` are in the request's order, each the Scan result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is that item's `status: not_found`. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a repeated nonce answers the first result again (same status, reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
          *
          *     Scope: `tickets.write`.
          */
@@ -1015,6 +1015,8 @@ export interface components {
             nonce: string;
             ticket_id?: string | null;
             scannable_code?: string | null;
+            /** @description The ticket's signed code (`T1.` and 183 characters, docs/signed-codes.md): its signature is checked first; a bad one is not found. */
+            signed_code?: string | null;
             /** @description When the device scanned (RFC 3339 with an offset); default now, at most 5 minutes in the future. Windows and validity are decided at this moment. */
             scanned_at?: string | null;
             direction?: components["schemas"]["Direction"];
@@ -1054,7 +1056,9 @@ export interface components {
         Channel: "online" | "box_office" | "reseller" | "api";
         /** CodeScan */
         CodeScan: {
-            scannable_code: string;
+            scannable_code?: string | null;
+            /** @description The ticket's signed code (`T1.` and 183 characters, docs/signed-codes.md): its signature is checked first; a bad one is not found. */
+            signed_code?: string | null;
             scanner_id?: string | null;
             /** @description The device's id of this attempt, unique per organization: a repeated nonce answers the first result again and records nothing new. */
             nonce?: string | null;

@@ -21,6 +21,8 @@ class BatchScanItem:
             again and records nothing new.
         ticket_id (None | Unset | UUID):
         scannable_code (None | str | Unset):
+        signed_code (None | str | Unset): The ticket's signed code (`T1.` and 183 characters, docs/signed-codes.md): its
+            signature is checked first; a bad one is not found.
         scanned_at (datetime.datetime | None | Unset): When the device scanned (RFC 3339 with an offset); default now,
             at most 5 minutes in the future. Windows and validity are decided at this moment.
         direction (Direction | Unset):
@@ -29,6 +31,7 @@ class BatchScanItem:
     nonce: str
     ticket_id: None | Unset | UUID = UNSET
     scannable_code: None | str | Unset = UNSET
+    signed_code: None | str | Unset = UNSET
     scanned_at: datetime.datetime | None | Unset = UNSET
     direction: Direction | Unset = UNSET
 
@@ -48,6 +51,12 @@ class BatchScanItem:
             scannable_code = UNSET
         else:
             scannable_code = self.scannable_code
+
+        signed_code: None | str | Unset
+        if isinstance(self.signed_code, Unset):
+            signed_code = UNSET
+        else:
+            signed_code = self.signed_code
 
         scanned_at: None | str | Unset
         if isinstance(self.scanned_at, Unset):
@@ -72,6 +81,8 @@ class BatchScanItem:
             field_dict["ticket_id"] = ticket_id
         if scannable_code is not UNSET:
             field_dict["scannable_code"] = scannable_code
+        if signed_code is not UNSET:
+            field_dict["signed_code"] = signed_code
         if scanned_at is not UNSET:
             field_dict["scanned_at"] = scanned_at
         if direction is not UNSET:
@@ -110,6 +121,15 @@ class BatchScanItem:
 
         scannable_code = _parse_scannable_code(d.pop("scannable_code", UNSET))
 
+        def _parse_signed_code(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        signed_code = _parse_signed_code(d.pop("signed_code", UNSET))
+
         def _parse_scanned_at(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -138,6 +158,7 @@ class BatchScanItem:
             nonce=nonce,
             ticket_id=ticket_id,
             scannable_code=scannable_code,
+            signed_code=signed_code,
             scanned_at=scanned_at,
             direction=direction,
         )

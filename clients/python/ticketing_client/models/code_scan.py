@@ -17,7 +17,9 @@ T = TypeVar("T", bound="CodeScan")
 class CodeScan:
     """
     Attributes:
-        scannable_code (str):
+        scannable_code (None | str | Unset):
+        signed_code (None | str | Unset): The ticket's signed code (`T1.` and 183 characters, docs/signed-codes.md): its
+            signature is checked first; a bad one is not found.
         scanner_id (None | Unset | UUID):
         nonce (None | str | Unset): The device's id of this attempt, unique per organization: a repeated nonce answers
             the first result again and records nothing new.
@@ -26,14 +28,25 @@ class CodeScan:
         direction (Direction | Unset):
     """
 
-    scannable_code: str
+    scannable_code: None | str | Unset = UNSET
+    signed_code: None | str | Unset = UNSET
     scanner_id: None | Unset | UUID = UNSET
     nonce: None | str | Unset = UNSET
     scanned_at: datetime.datetime | None | Unset = UNSET
     direction: Direction | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        scannable_code = self.scannable_code
+        scannable_code: None | str | Unset
+        if isinstance(self.scannable_code, Unset):
+            scannable_code = UNSET
+        else:
+            scannable_code = self.scannable_code
+
+        signed_code: None | str | Unset
+        if isinstance(self.signed_code, Unset):
+            signed_code = UNSET
+        else:
+            signed_code = self.signed_code
 
         scanner_id: None | str | Unset
         if isinstance(self.scanner_id, Unset):
@@ -63,11 +76,11 @@ class CodeScan:
 
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "scannable_code": scannable_code,
-            }
-        )
+        field_dict.update({})
+        if scannable_code is not UNSET:
+            field_dict["scannable_code"] = scannable_code
+        if signed_code is not UNSET:
+            field_dict["signed_code"] = signed_code
         if scanner_id is not UNSET:
             field_dict["scanner_id"] = scanner_id
         if nonce is not UNSET:
@@ -82,7 +95,24 @@ class CodeScan:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        scannable_code = d.pop("scannable_code")
+
+        def _parse_scannable_code(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        scannable_code = _parse_scannable_code(d.pop("scannable_code", UNSET))
+
+        def _parse_signed_code(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        signed_code = _parse_signed_code(d.pop("signed_code", UNSET))
 
         def _parse_scanner_id(data: object) -> None | Unset | UUID:
             if data is None:
@@ -136,6 +166,7 @@ class CodeScan:
 
         code_scan = cls(
             scannable_code=scannable_code,
+            signed_code=signed_code,
             scanner_id=scanner_id,
             nonce=nonce,
             scanned_at=scanned_at,

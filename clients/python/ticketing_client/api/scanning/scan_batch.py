@@ -106,15 +106,15 @@ def sync_detailed(
 ) -> Response[BatchScanResults | Problem]:
     """Upload a batch of scans recorded offline
 
-     1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a `nonce` (required)
-    and `scanned_at`. They run in order of `scanned_at` (ties: the array's order) in one transaction;
-    `results` are in the request's order, each the Scan result plus its `nonce`. An invalid item is a
-    400 naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is that item's `status:
-    not_found`. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most
-    5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64
-    characters, unique per organization): a repeated nonce answers the first result again (same status,
-    reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409
-    `/problems/nonce-reused`.
+     1 to 500 scans, each naming its ticket by `ticket_id`, `scannable_code` or `signed_code` (a bad
+    signature: `not_found`), with a `nonce` (required) and `scanned_at`. They run in order of
+    `scanned_at` (ties: the array's order) in one transaction; `results` are in the request's order,
+    each the Scan result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`)
+    and nothing runs; an unknown ticket is that item's `status: not_found`. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
+    TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
+    repeated nonce answers the first result again (same status, reason and scanned_at) and records
+    nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
 
     Scope: `tickets.write`.
 
@@ -150,15 +150,15 @@ def sync(
 ) -> BatchScanResults | Problem | None:
     """Upload a batch of scans recorded offline
 
-     1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a `nonce` (required)
-    and `scanned_at`. They run in order of `scanned_at` (ties: the array's order) in one transaction;
-    `results` are in the request's order, each the Scan result plus its `nonce`. An invalid item is a
-    400 naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is that item's `status:
-    not_found`. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most
-    5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64
-    characters, unique per organization): a repeated nonce answers the first result again (same status,
-    reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409
-    `/problems/nonce-reused`.
+     1 to 500 scans, each naming its ticket by `ticket_id`, `scannable_code` or `signed_code` (a bad
+    signature: `not_found`), with a `nonce` (required) and `scanned_at`. They run in order of
+    `scanned_at` (ties: the array's order) in one transaction; `results` are in the request's order,
+    each the Scan result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`)
+    and nothing runs; an unknown ticket is that item's `status: not_found`. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
+    TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
+    repeated nonce answers the first result again (same status, reason and scanned_at) and records
+    nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
 
     Scope: `tickets.write`.
 
@@ -189,15 +189,15 @@ async def asyncio_detailed(
 ) -> Response[BatchScanResults | Problem]:
     """Upload a batch of scans recorded offline
 
-     1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a `nonce` (required)
-    and `scanned_at`. They run in order of `scanned_at` (ties: the array's order) in one transaction;
-    `results` are in the request's order, each the Scan result plus its `nonce`. An invalid item is a
-    400 naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is that item's `status:
-    not_found`. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most
-    5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64
-    characters, unique per organization): a repeated nonce answers the first result again (same status,
-    reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409
-    `/problems/nonce-reused`.
+     1 to 500 scans, each naming its ticket by `ticket_id`, `scannable_code` or `signed_code` (a bad
+    signature: `not_found`), with a `nonce` (required) and `scanned_at`. They run in order of
+    `scanned_at` (ties: the array's order) in one transaction; `results` are in the request's order,
+    each the Scan result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`)
+    and nothing runs; an unknown ticket is that item's `status: not_found`. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
+    TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
+    repeated nonce answers the first result again (same status, reason and scanned_at) and records
+    nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
 
     Scope: `tickets.write`.
 
@@ -231,15 +231,15 @@ async def asyncio(
 ) -> BatchScanResults | Problem | None:
     """Upload a batch of scans recorded offline
 
-     1 to 500 scans, each naming its ticket by `ticket_id` or `scannable_code`, with a `nonce` (required)
-    and `scanned_at`. They run in order of `scanned_at` (ties: the array's order) in one transaction;
-    `results` are in the request's order, each the Scan result plus its `nonce`. An invalid item is a
-    400 naming it (`scans[3].scanned_at`) and nothing runs; an unknown ticket is that item's `status:
-    not_found`. An offline device sends `scanned_at` (when it scanned; windows are decided then; at most
-    5 minutes in the future, at most TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64
-    characters, unique per organization): a repeated nonce answers the first result again (same status,
-    reason and scanned_at) and records nothing new; a nonce used for another ticket is a 409
-    `/problems/nonce-reused`.
+     1 to 500 scans, each naming its ticket by `ticket_id`, `scannable_code` or `signed_code` (a bad
+    signature: `not_found`), with a `nonce` (required) and `scanned_at`. They run in order of
+    `scanned_at` (ties: the array's order) in one transaction; `results` are in the request's order,
+    each the Scan result plus its `nonce`. An invalid item is a 400 naming it (`scans[3].scanned_at`)
+    and nothing runs; an unknown ticket is that item's `status: not_found`. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
+    TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
+    repeated nonce answers the first result again (same status, reason and scanned_at) and records
+    nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
 
     Scope: `tickets.write`.
 

@@ -109,14 +109,17 @@ def sync_detailed(
     body: CodeScan,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | ScanResult]:
-    """Scan a ticket by its scannable code
+    """Scan a ticket by its scannable code or its signed code
 
-     Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` tell the
-    door what to do. Without `scanner_id` the organization's oldest active scanner is used (409 when
-    there is none); a scanner of another organization is a 403. `direction`: `entry` (default) or `exit`
-    (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the scanner profile's
-    `entry_policy`; `inside` is the ticket's presence after. An offline device sends `scanned_at` (when
-    it scanned; windows are decided then; at most 5 minutes in the future, at most
+     The ticket by exactly one of `scannable_code` and `signed_code` (a signed code's signature is
+    checked before anything else, with its event's key named by the code; a bad signature, an unknown or
+    retired key, or a code the ticket no longer has is a 404 like an unknown ticket (docs/signed-
+    codes.md)). Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and
+    `reason` tell the door what to do. Without `scanner_id` the organization's oldest active scanner is
+    used (409 when there is none); a scanner of another organization is a 403. `direction`: `entry`
+    (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the
+    scanner profile's `entry_policy`; `inside` is the ticket's presence after. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
     TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
     repeated nonce answers the first result again (same status, reason and scanned_at) and records
     nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
@@ -153,14 +156,17 @@ def sync(
     body: CodeScan,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | ScanResult | None:
-    """Scan a ticket by its scannable code
+    """Scan a ticket by its scannable code or its signed code
 
-     Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` tell the
-    door what to do. Without `scanner_id` the organization's oldest active scanner is used (409 when
-    there is none); a scanner of another organization is a 403. `direction`: `entry` (default) or `exit`
-    (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the scanner profile's
-    `entry_policy`; `inside` is the ticket's presence after. An offline device sends `scanned_at` (when
-    it scanned; windows are decided then; at most 5 minutes in the future, at most
+     The ticket by exactly one of `scannable_code` and `signed_code` (a signed code's signature is
+    checked before anything else, with its event's key named by the code; a bad signature, an unknown or
+    retired key, or a code the ticket no longer has is a 404 like an unknown ticket (docs/signed-
+    codes.md)). Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and
+    `reason` tell the door what to do. Without `scanner_id` the organization's oldest active scanner is
+    used (409 when there is none); a scanner of another organization is a 403. `direction`: `entry`
+    (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the
+    scanner profile's `entry_policy`; `inside` is the ticket's presence after. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
     TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
     repeated nonce answers the first result again (same status, reason and scanned_at) and records
     nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
@@ -192,14 +198,17 @@ async def asyncio_detailed(
     body: CodeScan,
     idempotency_key: str | Unset = UNSET,
 ) -> Response[Problem | ScanResult]:
-    """Scan a ticket by its scannable code
+    """Scan a ticket by its scannable code or its signed code
 
-     Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` tell the
-    door what to do. Without `scanner_id` the organization's oldest active scanner is used (409 when
-    there is none); a scanner of another organization is a 403. `direction`: `entry` (default) or `exit`
-    (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the scanner profile's
-    `entry_policy`; `inside` is the ticket's presence after. An offline device sends `scanned_at` (when
-    it scanned; windows are decided then; at most 5 minutes in the future, at most
+     The ticket by exactly one of `scannable_code` and `signed_code` (a signed code's signature is
+    checked before anything else, with its event's key named by the code; a bad signature, an unknown or
+    retired key, or a code the ticket no longer has is a 404 like an unknown ticket (docs/signed-
+    codes.md)). Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and
+    `reason` tell the door what to do. Without `scanner_id` the organization's oldest active scanner is
+    used (409 when there is none); a scanner of another organization is a 403. `direction`: `entry`
+    (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the
+    scanner profile's `entry_policy`; `inside` is the ticket's presence after. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
     TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
     repeated nonce answers the first result again (same status, reason and scanned_at) and records
     nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
@@ -234,14 +243,17 @@ async def asyncio(
     body: CodeScan,
     idempotency_key: str | Unset = UNSET,
 ) -> Problem | ScanResult | None:
-    """Scan a ticket by its scannable code
+    """Scan a ticket by its scannable code or its signed code
 
-     Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and `reason` tell the
-    door what to do. Without `scanner_id` the organization's oldest active scanner is used (409 when
-    there is none); a scanner of another organization is a 403. `direction`: `entry` (default) or `exit`
-    (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the scanner profile's
-    `entry_policy`; `inside` is the ticket's presence after. An offline device sends `scanned_at` (when
-    it scanned; windows are decided then; at most 5 minutes in the future, at most
+     The ticket by exactly one of `scannable_code` and `signed_code` (a signed code's signature is
+    checked before anything else, with its event's key named by the code; a bad signature, an unknown or
+    retired key, or a code the ticket no longer has is a 404 like an unknown ticket (docs/signed-
+    codes.md)). Every outcome is a 200 whose `status` (valid, scanned, cancelled, not_allowed) and
+    `reason` tell the door what to do. Without `scanner_id` the organization's oldest active scanner is
+    used (409 when there is none); a scanner of another organization is a 403. `direction`: `entry`
+    (default) or `exit` (a ticket inside goes out; otherwise `not_inside`); a re-entry follows the
+    scanner profile's `entry_policy`; `inside` is the ticket's presence after. An offline device sends
+    `scanned_at` (when it scanned; windows are decided then; at most 5 minutes in the future, at most
     TICKETING_OFFLINE_MAX_AGE_HOURS old) and a `nonce` (1 to 64 characters, unique per organization): a
     repeated nonce answers the first result again (same status, reason and scanned_at) and records
     nothing new; a nonce used for another ticket is a 409 `/problems/nonce-reused`.
