@@ -459,30 +459,6 @@ async def _sign_event_tickets(tickets: Sequence[dict[str, Any]]) -> dict[UUID, s
     return dict(codes)
 
 
-async def public_keys(organization_id: UUID, event_id: UUID) -> dict[bytes, ScanKey]:
-    """Every key of the organization's event by its 8-byte kid, retired or not (the door checks
-    a signed code's signature with ``public_key`` and refuses it when ``retired_at`` is set)."""
-    rows = await ScanKeyTable.select(*KEY_COLUMNS).where(
-        ScanKeyTable.event_id == event_id, ScanKeyTable.organization_id == organization_id
-    )
-    return {signed_codes.unb64url(row["kid"]): _record(row) for row in rows}
-
-
-async def verify_code(organization_id: UUID, code: str) -> signed_codes.Claims | None:
-    """The claims of a signed code when a key of the organization's event named in it, not
-    retired, signed it; None otherwise (malformed, unknown or retired key, bad signature)."""
-    found = signed_codes.read(code)
-    if found is None:
-        return None
-    keys = await public_keys(organization_id, found[0].event_id)
-    good = {
-        kid: Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(key.public_key))
-        for kid, key in keys.items()
-        if key.retired_at is None
-    }
-    return signed_codes.verify(code, good)
-
-
 @requires("tickets.read")
 async def event_revocations(
     principal: Principal, event_id: UUID, since: datetime | None
