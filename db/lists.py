@@ -67,9 +67,8 @@ def compose(template: str, *parts: QueryString) -> QueryString:
     fragment's text in place of its ``{}``), but Piccolo then has one fragment to walk when it
     compiles the statement, on every execution, instead of a tree of them (a 25-ticket page's
     statement compiles in 16 us instead of 37)."""
-    pieces = template.split("{}")
-    assert len(pieces) == len(parts) + 1, "one part per {}"
-    text = pieces[0] + "".join(part.template + piece for part, piece in zip(parts, pieces[1:]))
+    first, *pieces = template.split("{}")
+    text = first + "".join(part.template + piece for part, piece in zip(parts, pieces, strict=True))
     return QueryString(text, *(arg for part in parts for arg in part.args))
 
 
