@@ -43,7 +43,6 @@ class EventController(Controller):
         "create_event",
         events.create_event,
         "Create an event",
-        errors=(400, 403, 413, 415),
     )
 
     @get(
@@ -59,7 +58,6 @@ class EventController(Controller):
         "get_attendance",
         attendance.event_attendance,
         "Get an event's attendance",
-        errors=(400, 403, 404),
         text="Tickets ever admitted, inside now, and valid entry and exit scans, in total "
         "and per timeslot; exact, and read from counters the scans keep.",
     )
@@ -70,7 +68,6 @@ class EventController(Controller):
         "list_scan_keys",
         scan_keys.event_keys,
         "List an event's scan keys",
-        errors=(400, 403, 404),
         text="The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest "
         "first, retired ones included (refuse codes of a key whose `retired_at` is set). The "
         "event's first key is made on first use. Format and test vectors: "
@@ -84,7 +81,6 @@ class EventController(Controller):
         scan_keys.rotate_key,
         "Rotate an event's scan key",
         status_code=201,
-        errors=(400, 403, 404),
         text="Adds a key, which signs the codes of the tickets written from then on (every "
         "process uses it within 30 seconds); codes signed earlier stay good until their key "
         "is retired.",
@@ -132,7 +128,6 @@ class EventController(Controller):
         "get_availability",
         availability.event_availability,
         "What each timeslot has left",
-        errors=(400, 403, 404),
         text="Per timeslot, by start: its capacity, the tickets sold (not cancelled, of "
         "orders not cancelled), the places held by active holds that have not expired, "
         "and what is available. Exact when read.",
@@ -144,7 +139,6 @@ class EventController(Controller):
         "update_event",
         events.update_event,
         "Update an event",
-        errors=(400, 403, 404, 413, 415),
         text="Only the fields sent are changed.",
     )
 
@@ -162,7 +156,6 @@ class EventController(Controller):
         "create_ticket_type",
         ticket_types.create_ticket_type,
         "Create a ticket type",
-        errors=(400, 403, 404, 413, 415),
     )
 
     update_ticket_type = service_route(
@@ -171,7 +164,6 @@ class EventController(Controller):
         "update_ticket_type",
         ticket_types.update_ticket_type,
         "Update a ticket type",
-        errors=(400, 403, 404, 413, 415),
         text="Only the fields sent are changed. A new `price` applies to orders placed from "
         "then on; a new `swappable` also applies to the ticket type's tickets that are not "
         "cancelled (their `updated_at` moves).",
@@ -184,7 +176,7 @@ class EventController(Controller):
         ticket_types.delete_ticket_type,
         "Delete a ticket type",
         status_code=200,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text="409 when tickets of it were ordered (cancelled ones too), when a scanner "
         "profile names it, or when it is the only ticket type a timeslot sells; the "
         "problem's `detail` says which.",
@@ -205,7 +197,6 @@ class EventController(Controller):
         "create_timeslot",
         timeslots.create_timeslot,
         "Create a timeslot",
-        errors=(400, 403, 404, 413, 415),
     )
 
     update_timeslot = service_route(
@@ -214,7 +205,7 @@ class EventController(Controller):
         "update_timeslot",
         timeslots.update_timeslot,
         "Update a timeslot",
-        errors=(400, 403, 404, 409, 413, 415),
+        errors=(409,),
         text="Only the fields sent are changed; a sent `ticket_type_ids` replaces the list "
         "(it governs new orders). 409 when `total_available` would go below the tickets "
         "sold.",
@@ -227,7 +218,7 @@ class EventController(Controller):
         timeslots.delete_timeslot,
         "Delete a timeslot",
         status_code=200,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text="409 when orders were placed for it (cancelled ones too), when places of it "
         "are held, or when a scanner profile names it; the problem's `detail` says which.",
     )

@@ -18,7 +18,7 @@ class HoldController(Controller):
         "create_hold",
         holds.create_hold,
         "Hold places",
-        errors=(400, 403, 404, 409, 413, 415),
+        errors=(404, 409),
         text="Keeps places of a timeslot for `ttl_seconds` (60 to 1800, default 600): they "
         "count against its capacity until the hold is converted into an order "
         "(`POST /orders` with `hold_id`), released, or expires. 409 `/problems/sold-out` "
@@ -31,7 +31,6 @@ class HoldController(Controller):
         "get_hold",
         holds.get_hold,
         "Get a hold",
-        errors=(400, 403, 404),
     )
 
     release_hold = service_route(
@@ -41,7 +40,7 @@ class HoldController(Controller):
         holds.release_hold,
         "Release a hold",
         status_code=200,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text="Gives the places back at once; releasing again answers the same. 409 "
         "`/problems/hold-unavailable` for a hold converted into an order.",
     )

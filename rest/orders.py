@@ -35,7 +35,7 @@ class OrderController(Controller):
         "place_order",
         orders.place_order,
         "Place an order",
-        errors=(400, 403, 404, 409, 413, 415),
+        errors=(404, 409),
         text="Creates a pending order with valid tickets: outright (`event_id`, "
         "`event_timeslot_id`, `tickets`), or from a hold (`hold_id`; `tickets` left out or "
         "naming exactly the held ticket types), which takes the held places and converts the "
@@ -58,7 +58,7 @@ class OrderController(Controller):
         orders.confirm_order,
         "Confirm payment of an order",
         status_code=200,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text="Sets payed_at and emits `order.confirmed` once; confirming again changes nothing.",
     )
 
@@ -69,7 +69,6 @@ class OrderController(Controller):
         orders.cancel_order,
         "Cancel an order and its tickets",
         status_code=200,
-        errors=(400, 403, 404),
         text="Idempotent; emits `ticket.cancelled` per ticket.",
     )
 
@@ -80,6 +79,6 @@ class OrderController(Controller):
         orders.refund_order,
         "Refund part of an order",
         status_code=200,
-        errors=(400, 403, 404, 409, 415),
+        errors=(409,),
         text="409 when the refunds would exceed total_price.",
     )

@@ -21,7 +21,7 @@ class ScannerController(Controller):
         "create_scanner",
         scanners.create_scanner,
         "Register a scanner",
-        errors=(400, 403, 404, 413, 415),
+        errors=(404,),
         text="A scanner without a profile admits every ticket at any time.",
     )
 
@@ -31,7 +31,6 @@ class ScannerController(Controller):
         "update_scanner",
         scanners.update_scanner,
         "Update a scanner",
-        errors=(400, 403, 404, 413, 415),
         text="Only the fields sent are changed; `profile_id: null` detaches the profile.",
     )
 
@@ -50,7 +49,6 @@ class ScannerProfileController(Controller):
         "create_scanner_profile",
         scanners.create_profile,
         "Create a scanner profile",
-        errors=(400, 403, 413, 415),
         text="Empty `event_ids` / `ticket_type_ids` / `timeslot_ids` admit all; the minute "
         "offsets are relative to the ticket's timeslot, `valid_from` / `valid_until` are "
         "absolute; null means no bound.",
@@ -62,6 +60,5 @@ class ScannerProfileController(Controller):
         "update_scanner_profile",
         scanners.update_profile,
         "Update a scanner profile",
-        errors=(400, 403, 404, 413, 415),
         text="Only the fields sent are changed; a sent target list replaces the old one.",
     )

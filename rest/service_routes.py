@@ -26,7 +26,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.principal import Principal
+from app.principal import Principal, scope_of
 from app.signatures import signed
 from rest.docs import IdPath, operation
 
@@ -70,7 +70,7 @@ def service_route(
     service: Callable[..., Awaitable[Any]],
     summary: str,
     *,
-    errors: tuple[int, ...],
+    errors: tuple[int, ...] = (),
     text: str = "",
     **options: Any,
 ) -> HTTPRouteHandler:
@@ -81,7 +81,10 @@ def service_route(
 
     ``service`` takes the principal first, then path ids (positional or keyword-only, by the
     names the path gives them) and perhaps ``data``, the body; every path id must be one of its
-    parameters."""
+    parameters. The problems the route documents follow from that: 400 (a malformed id or
+    body), 403 (the operation's scope), 404 (a path id that is not the caller's), 413 and 415 (a
+    body); ``errors`` adds the ones the operation itself raises (409, or 404 for an id in the
+    body)."""
     signature = inspect.signature(service)
     hints = typing.get_type_hints(service)
     ids = _PATH_ID.findall(path)
@@ -108,5 +111,8 @@ def service_route(
         body: Any = JSONBody
         parameters.append(inspect.Parameter("data", _KEYWORD, annotation=body[hints["data"]]))
     as_written_here(handler, name, parameters, hints["return"], caller_of_route())
-    documented = operation(summary, service=service, errors=errors, text=text)
+    given = {400, *(() if scope_of(service) is None else (403,)), *((404,) if ids else ())}
+    if "data" in signature.parameters:
+        given |= {413, 415}
+    documented = operation(summary, service=service, errors=(*given, *errors), text=text)
     return method(path, **options, **documented)(handler)

@@ -94,7 +94,7 @@ class WebhookController(Controller):
         webhooks.send_test_delivery,
         "Send a test event to a webhook subscription",
         status_code=202,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text=f"A `{WebhookTest.kind}` event `{{id, event_type, timestamp, data: "
         f"{data_shape(WebhookTest)}}}` to this subscription only, whatever its event "
         "types, signed like every delivery. "
@@ -108,7 +108,7 @@ class WebhookController(Controller):
         webhooks.retry_delivery,
         "Retry a webhook delivery now",
         status_code=202,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text="A new attempt at once, whatever the delivery's status (failed and exhausted "
         "ones too), with the same `webhook-id`; it is logged like every attempt. 409 when "
         "the subscription is disabled or an attempt of the delivery is in flight.",
@@ -121,7 +121,7 @@ class WebhookController(Controller):
         webhooks.rotate_secret,
         "Rotate the signing secret of a webhook subscription",
         status_code=200,
-        errors=(400, 403, 404, 409),
+        errors=(409,),
         text="The new `secret` is shown only here. Until `previous_secret_expires_at` "
         "(24 hours) every delivery carries two signatures, the new secret's first.",
     )
@@ -133,7 +133,6 @@ class WebhookController(Controller):
         webhooks.delete_webhook,
         "Delete a webhook subscription",
         status_code=200,
-        errors=(400, 403, 404),
         text="Its pending deliveries are dropped.",
     )
 
