@@ -8,7 +8,14 @@ they appear in (inclusive) and are on top of (self).
     .venv/bin/python bench/profile.py /scans --scans   # every scan a full admission
 
 ``--graphql NAME`` POSTs the document ``graphql/operations/NAME.graphql`` with the variable
-``id`` = the seeded event's id instead of GETting the path.
+``id`` = the seeded event's id instead of GETting the path. ``--post BODY`` POSTs the JSON
+``BODY`` to the path (201 expected), ``{event}``, ``{timeslot}`` and ``{ticket_type}`` replaced by
+the seeded event's; the timeslot's capacity is raised so that orders never sell it out:
+
+    .venv/bin/python bench/profile.py /orders --post '{"event_id": "{event}",
+      "event_timeslot_id": "{timeslot}", "buyer_name": "A", "buyer_email": "a@example.com",
+      "channel": "online", "payment_method": "card", "tickets": [{"ticket_type_id":
+      "{ticket_type}"}]}'
 
 ``--scans`` POSTs ``{"scannable_code", "scanner_id"}`` to the path, each request a different
 unscanned ticket (as ``bench/run.py`` does).
@@ -30,6 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import asyncpg
 from loadgen import HttpConnection, run_phase
 from run import free_port, running, server_command
 from seeding import ROOT, seed, throwaway_database
@@ -64,6 +72,7 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--graphql", metavar="NAME", help="POST graphql/operations/NAME.graphql")
+    parser.add_argument("--post", metavar="BODY", help="POST this JSON to the path (201)")
     parser.add_argument("--scans", action="store_true", help="POST scans of unscanned tickets")
     parser.add_argument("--tickets", type=int, default=2_000)
     args = parser.parse_args()
@@ -77,7 +86,23 @@ async def main() -> None:
             headers = {"Authorization": f"Bearer {seeded.key}"}
 
             body = None
-            if args.graphql:
+            expected = 200
+            if args.post:
+                event = seeded.events[0]
+                for name, value in (
+                    ("{event}", event.id),
+                    ("{timeslot}", event.timeslot_id),
+                    ("{ticket_type}", event.ticket_type_id),
+                ):
+                    args.post = args.post.replace(name, str(value))
+                body, expected = args.post.encode(), 201
+                admin = await asyncpg.connect(database_url)
+                await admin.execute(
+                    "UPDATE timeslots SET total_available = 100000000 WHERE id = $1",
+                    event.timeslot_id,
+                )
+                await admin.close()
+            elif args.graphql:
                 document = (ROOT / "graphql" / "operations" / f"{args.graphql}.graphql").read_text()
                 variables = {"id": str(seeded.events[0].id)}
                 body = json.dumps({"query": document, "variables": variables}).encode()
@@ -95,7 +120,7 @@ async def main() -> None:
                     status, _ = await connection.request("GET", path)
                     return status == 200
                 status, answer = await connection.request("POST", path, body)
-                return status == 200 and b'"errors"' not in answer
+                return status == expected and b'"errors"' not in answer
 
             async with contextlib.AsyncExitStack() as stack:
                 connections = [

@@ -231,15 +231,17 @@ async def figures(
     timeslot_ids: list[UUID] | None = None,
 ) -> list[dict[str, Any]]:
     """Each timeslot's ``total_available``, ``sold`` and ``held`` (lapsed holds left out) as of
-    ``now``, in one statement, by start: those of the events named, or the timeslots named."""
+    ``now``, and ``lapsed`` (the places of its holds that lapsed and are not marked yet), in one
+    statement, by start: those of the events named, or the timeslots named."""
     column, ids = ("t.event_id", event_ids) if event_ids is not None else ("t.id", timeslot_ids)
     ids = ids or []
     placeholders = ", ".join("{}" for _ in ids) or "NULL"
     rows: list[dict[str, Any]] = await Timeslot.raw(
-        "SELECT t.id AS timeslot_id, t.event_id, t.total_available, t.sold, "
-        f"t.held - {LAPSED} AS held FROM timeslots t "
-        f"WHERE t.organization_id = {{}} AND {column} IN ({placeholders}) "
-        "ORDER BY t.starts_at, t.id",
+        "SELECT timeslot_id, event_id, total_available, sold, held - lapsed AS held, lapsed "
+        "FROM (SELECT t.id AS timeslot_id, t.event_id, t.total_available, t.sold, t.held, "
+        f"{LAPSED} AS lapsed, t.starts_at FROM timeslots t "
+        f"WHERE t.organization_id = {{}} AND {column} IN ({placeholders})) f "
+        "ORDER BY starts_at, timeslot_id",
         now,
         organization_id,
         *ids,

@@ -1,11 +1,16 @@
-"""Rows of named, typed columns sent to a statement as one relation (``db/scans.py``,
-``db/request_log.py``): one array per column on PostgreSQL, ``VALUES`` rows on SQLite."""
+"""Rows and columns: the columns of a table that a record names, and rows of named, typed
+columns sent to a statement as one relation (``db/scans.py``, ``db/request_log.py``): one array
+per column on PostgreSQL, ``VALUES`` rows on SQLite."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import msgspec
+from piccolo.columns import Column
+from piccolo.table import Table
 
 from db.tables import Organization
 
@@ -14,6 +19,13 @@ def postgres() -> bool:
     """The tables live in PostgreSQL (SQLite otherwise, the demo's): one process has one
     database (``db/engine.py``)."""
     return Organization._meta.db.engine_type != "sqlite"
+
+
+def columns_of(table: type[Table], record: type[msgspec.Struct]) -> list[Column]:
+    """The columns of ``table`` that ``record`` names, in the record's order (its other fields
+    are selected from joins, or computed)."""
+    names = {column._meta.name: column for column in table._meta.columns}
+    return [names[field] for field in record.__struct_fields__ if field in names]
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,12 @@ def in_transaction() -> bool:
     return _pending.get() is not None
 
 
+def savepoint_next() -> bool:
+    """Whether a :func:`transaction` opened now would be a savepoint of a
+    :func:`request_transaction` (undone alone when it raises, the request going on)."""
+    return _isolated.get()
+
+
 @asynccontextmanager
 async def transaction() -> AsyncIterator[None]:
     """A transaction of the bound engine (or a part of the one already open)."""

@@ -100,12 +100,12 @@ class Event:
         return loaders_of(info).by_ids(availability.availability_by_event, "event").load(self.id)
 
     @field(
-        signing.event_keys,
+        signing.keys_by_event,
         "The keys that sign the tickets' `signedCode`, oldest first, retired ones included "
         "(the first is made on first use).",
     )
-    async def scan_keys(self, info: Info) -> list[ScanKey] | None:
-        return (await signing.event_keys(principal_of(info), self.id)).keys
+    def scan_keys(self, info: Info) -> list[ScanKey] | None:
+        return loaders_of(info).by_ids(signing.keys_by_event, "event").load(self.id)
 
     @field(
         signing.event_revocations,

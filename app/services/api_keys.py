@@ -35,6 +35,7 @@ from piccolo.custom_types import Combinable
 
 from app.errors import InvalidInput, NotFound, Unauthenticated
 from app.principal import Principal, parse_scopes, requires
+from app.records import to_record
 from app.schemas.identity import ApiKeyCreated, ApiKeyRecord
 from app.services import audit
 from app.services.audit import Actor, Target
@@ -42,6 +43,7 @@ from app.services.organizations import member_id
 from app.services.test_mode import in_mode, mode_of
 from app.stored_secrets import hash_secret
 from app.timeutil import utcnow
+from db.rows import columns_of
 from db.tables import ApiKey, CredentialRevision, User
 from db.transactions import transaction
 
@@ -156,32 +158,13 @@ async def list_api_keys(principal: Principal) -> list[ApiKeyRecord]:
     principal.require_person()
     rows = (
         await ApiKey.select(
-            ApiKey.id,
-            ApiKey.name,
-            ApiKey.key_prefix,
-            ApiKey.scopes,
-            ApiKey.created_at,
-            ApiKey.last_used_at,
-            ApiKey.revoked_at,
-            ApiKey.user_id.email.as_alias("created_by"),
+            *columns_of(ApiKey, ApiKeyRecord), ApiKey.user_id.email.as_alias("created_by")
         )
         .where(ApiKey.organization_id == principal.organization_id)
         .order_by(ApiKey.created_at, ascending=False)
         .order_by(ApiKey.id, ascending=False)
     )
-    return [
-        ApiKeyRecord(
-            id=row["id"],
-            name=row["name"],
-            key_prefix=row["key_prefix"],
-            scopes=row["scopes"].split(),
-            created_by=row["created_by"],
-            created_at=row["created_at"],
-            last_used_at=row["last_used_at"],
-            revoked_at=row["revoked_at"],
-        )
-        for row in rows
-    ]
+    return [to_record(ApiKeyRecord, {**row, "scopes": row["scopes"].split()}) for row in rows]
 
 
 @requires(None)

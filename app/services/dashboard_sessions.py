@@ -111,9 +111,9 @@ async def pending_sign_in(token: str) -> PendingSignIn | None:
     row = (
         await DashboardSession.select(
             DashboardSession.id,
-            DashboardSession.oidc_state,
-            DashboardSession.oidc_nonce,
-            DashboardSession.oidc_verifier,
+            DashboardSession.oidc_state.as_alias("state"),
+            DashboardSession.oidc_nonce.as_alias("nonce"),
+            DashboardSession.oidc_verifier.as_alias("verifier"),
             DashboardSession.return_to,
         )
         .where(
@@ -123,15 +123,9 @@ async def pending_sign_in(token: str) -> PendingSignIn | None:
         )
         .first()
     )
-    if row is None or not row["oidc_state"]:
+    if row is None or not row["state"]:
         return None
-    return PendingSignIn(
-        id=row["id"],
-        state=row["oidc_state"],
-        nonce=row["oidc_nonce"],
-        verifier=row["oidc_verifier"],
-        return_to=row["return_to"],
-    )
+    return PendingSignIn(**row)
 
 
 async def complete_sign_in(pending: PendingSignIn, user_id: UUID) -> str:

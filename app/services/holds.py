@@ -12,8 +12,9 @@ counts it, whether or not its row has been marked yet (``db.holds``).
 from __future__ import annotations
 
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -27,6 +28,8 @@ from app.services.sellable import checked_sale
 from app.timeutil import utcnow
 from db import holds
 
+T = TypeVar("T")
+
 
 def hold_record(row: dict[str, Any], now: datetime) -> Hold:
     """The hold as clients see it: an active row past ``expires_at`` reads ``expired``."""
@@ -35,14 +38,38 @@ def hold_record(row: dict[str, Any], now: datetime) -> Hold:
     return to_record(Hold, row)
 
 
-async def places_left(organization_id: UUID, timeslot_id: UUID, now: datetime) -> int:
-    """What the timeslot has left as of ``now`` (for the detail of a 409)."""
+async def places_left(organization_id: UUID, timeslot_id: UUID, now: datetime) -> tuple[int, int]:
+    """What the timeslot has left as of ``now`` (for the detail of a 409), and the places of its
+    lapsed holds not given back yet (:func:`db.holds.reclaim` gives them back)."""
     rows = await holds.figures(organization_id, now, timeslot_ids=[timeslot_id])
     if not rows:
         raise NotFound.resource("timeslot", timeslot_id)
     row = rows[0]
     left: int = max(row["total_available"] - row["sold"] - row["held"], 0)
-    return left
+    return left, int(row["lapsed"])
+
+
+async def take_or_reclaim(
+    organization_id: UUID,
+    timeslot_id: UUID,
+    count: int,
+    now: datetime,
+    what: str,
+    take: Callable[[], Awaitable[T | None]],
+) -> T:
+    """What ``take`` (a conditional claim of ``count`` places) gives, or a 409 ``sold-out`` when
+    the timeslot has fewer left. When holds that lapsed keep places, they are marked first (their
+    places come back) and ``take`` is tried once more; when none do, the 409 costs one read."""
+    taken = await take()
+    if taken is None:
+        left, lapsed = await places_left(organization_id, timeslot_id, now)
+        if lapsed and await holds.reclaim(timeslot_id, now):
+            taken = await take()
+            if taken is None:
+                left, _ = await places_left(organization_id, timeslot_id, now)
+        if taken is None:
+            raise sold_out(left, count, what)
+    return taken
 
 
 def sold_out(left: int, asked: int, what: str) -> SoldOut:
@@ -65,16 +92,16 @@ async def create_hold(principal: Principal, data: HoldCreate) -> Hold:
     hold_id = uuid.uuid4()
     now = utcnow()
     expires_at = now + timedelta(seconds=data.ttl_seconds)
-    row = await holds.take(
-        organization_id, data.event_timeslot_id, hold_id, tickets, quantity, now, expires_at
-    )
-    if row is None and await holds.reclaim(data.event_timeslot_id, now):
-        row = await holds.take(
+    row = await take_or_reclaim(
+        organization_id,
+        data.event_timeslot_id,
+        quantity,
+        now,
+        "hold",
+        lambda: holds.take(
             organization_id, data.event_timeslot_id, hold_id, tickets, quantity, now, expires_at
-        )
-    if row is None:
-        left = await places_left(organization_id, data.event_timeslot_id, now)
-        raise sold_out(left, quantity, "hold")
+        ),
+    )
     await announce(organization_id, row["event_id"], row["event_timeslot_id"])
     return hold_record(row, now)
 

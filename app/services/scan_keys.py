@@ -142,7 +142,10 @@ def _signer(event_id: UUID, row: dict[str, Any]) -> Signer:
     return Signer(row["id"], kid, _load_private(row["private_pem"]), event_id)
 
 
-def _cached(event_id: UUID) -> Signer | None:
+def cached_signer(event_id: UUID) -> Signer | None:
+    """The event's key as :func:`signer` holds it, without reading or making it: None when this
+    process has none fresh. A key is cached only for an event of an organization that read or
+    made it, but not per organization: the caller checks that the event is the caller's."""
     cached = _cache.get(event_id)
     if cached is not None and time.monotonic() - cached[1] < CACHE_SECONDS:
         return cached[0]
@@ -154,7 +157,7 @@ async def prepare(organization_id: UUID, event_id: UUID) -> None:
     lock, when this process has not cached it; nothing when it has, or when the event is not the
     organization's (the order then fails on its own). Without it two first orders of a new event
     could deadlock: each waiting for the other's first key while holding its timeslot's row."""
-    if _cached(event_id) is not None:
+    if cached_signer(event_id) is not None:
         return
     owned = await Event.exists().where(
         Event.id == event_id, Event.organization_id == organization_id
@@ -166,7 +169,7 @@ async def prepare(organization_id: UUID, event_id: UUID) -> None:
 async def signer(organization_id: UUID, event_id: UUID) -> Signer:
     """The key to sign the event's new codes with (cached; made on first use), of an event known
     to be the organization's. Call inside the transaction that writes the tickets."""
-    cached = _cached(event_id)
+    cached = cached_signer(event_id)
     if cached is not None:
         return cached
     found = _signer(event_id, await _ensure_current(organization_id, event_id))
@@ -244,6 +247,42 @@ async def event_keys(principal: Principal, event_id: UUID) -> ScanKeys:
         await _ensure_current(principal.organization_id, event_id)
         rows = await _keys(event_id)
     return ScanKeys(keys=[_record(row) for row in rows])
+
+
+@requires("tickets.read")
+async def keys_by_event(principal: Principal, event_ids: list[UUID]) -> dict[UUID, list[ScanKey]]:
+    """The keys of each of the caller's events named (GraphQL's ``Event.scanKeys`` for a page of
+    events): one statement to read them, and for events without a key yet, one to make their
+    first keys and one to read again. Events of others are left out."""
+    owned = {
+        row["id"]
+        for row in await Event.select(Event.id).where(
+            Event.id.is_in(event_ids), Event.organization_id == principal.organization_id
+        )
+    }
+    if not owned:
+        return {}
+
+    async def read() -> dict[UUID, list[dict[str, Any]]]:
+        rows = (
+            await ScanKeyTable.select(ScanKeyTable.event_id, ScanKeyTable.current, *KEY_COLUMNS)
+            .where(ScanKeyTable.event_id.is_in(sorted(owned)))
+            .order_by(ScanKeyTable.created_at)
+            .order_by(ScanKeyTable.kid)
+        )
+        found: dict[UUID, list[dict[str, Any]]] = {event_id: [] for event_id in owned}
+        for row in rows:
+            found[row["event_id"]].append(row)
+        return found
+
+    found = await read()
+    missing = [e for e, rows in found.items() if not any(row["current"] for row in rows)]
+    if missing:
+        now = utcnow()
+        rows = [_new_row(principal.organization_id, event_id, now) for event_id in missing]
+        await ScanKeyTable.insert(*rows).on_conflict(action="DO NOTHING")
+        found = await read()
+    return {event_id: [_record(row) for row in rows] for event_id, rows in found.items()}
 
 
 async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
@@ -376,56 +415,48 @@ async def _store_codes(
             await Ticket.update(values).where(Ticket.id == ticket_id)
 
 
+TICKET_COLUMNS = (
+    Ticket.id,
+    Ticket.organization_id,
+    Ticket.event_id,
+    Ticket.ticket_type_id,
+    Ticket.event_timeslot_id,
+)
+
+
 async def sign_unsigned_tickets(rows: Sequence[dict[str, Any]] | None = None) -> dict[UUID, str]:
     """Give a code to each ticket without one (``rows``: those tickets' rows; None: every such
-    ticket, as the migration does), signed with its event's current key; their codes by id.
-    Tickets written by a release before signed codes have none."""
-    if rows is None:
-        rows = await Ticket.select(
-            Ticket.id,
-            Ticket.organization_id,
-            Ticket.event_id,
-            Ticket.ticket_type_id,
-            Ticket.event_timeslot_id,
-        ).where(Ticket.signed_code.is_null())
-    by_event: dict[UUID, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_event.setdefault(row["event_id"], []).append(row)
+    ticket, event by event, as the migration does), signed with its event's current key; the
+    codes of ``rows`` by ticket id. Tickets written by a release before signed codes have none."""
     signed: dict[UUID, str] = {}
-    for event_id, tickets in by_event.items():
-        async with transaction():
-            key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
-            codes = [
-                (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
-                for row in tickets
-            ]
-            await _store_codes(codes, key.row_id, None)
-        signed.update(codes)
+    if rows is not None:
+        by_event: dict[UUID, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_event.setdefault(row["event_id"], []).append(row)
+        for tickets in by_event.values():
+            signed.update(await _sign_event_tickets(tickets))
+        return signed
+    events = await Ticket.select(Ticket.event_id).where(Ticket.signed_code.is_null()).distinct()
+    for event in events:
+        tickets = await Ticket.select(*TICKET_COLUMNS).where(
+            Ticket.event_id == event["event_id"], Ticket.signed_code.is_null()
+        )
+        if tickets:
+            await _sign_event_tickets(tickets)
     return signed
 
 
-async def public_keys(organization_id: UUID, event_id: UUID) -> dict[bytes, ScanKey]:
-    """Every key of the organization's event by its 8-byte kid, retired or not (the door checks
-    a signed code's signature with ``public_key`` and refuses it when ``retired_at`` is set)."""
-    rows = await ScanKeyTable.select(*KEY_COLUMNS).where(
-        ScanKeyTable.event_id == event_id, ScanKeyTable.organization_id == organization_id
-    )
-    return {signed_codes.unb64url(row["kid"]): _record(row) for row in rows}
-
-
-async def verify_code(organization_id: UUID, code: str) -> signed_codes.Claims | None:
-    """The claims of a signed code when a key of the organization's event named in it, not
-    retired, signed it; None otherwise (malformed, unknown or retired key, bad signature)."""
-    found = signed_codes.read(code)
-    if found is None:
-        return None
-    keys = await public_keys(organization_id, found[0].event_id)
-    good = {
-        kid: Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(key.public_key))
-        for kid, key in keys.items()
-        if key.retired_at is None
-    }
-    return signed_codes.verify(code, good)
+async def _sign_event_tickets(tickets: Sequence[dict[str, Any]]) -> dict[UUID, str]:
+    """Sign and store the codes of tickets of one event (in one transaction)."""
+    event_id = tickets[0]["event_id"]
+    async with transaction():
+        key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
+        codes = [
+            (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
+            for row in tickets
+        ]
+        await _store_codes(codes, key.row_id, None)
+    return dict(codes)
 
 
 @requires("tickets.read")

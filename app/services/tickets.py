@@ -84,9 +84,14 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 20
 
 
+_CODE_LETTERS = bytes(ord(CODE_ALPHABET[byte % len(CODE_ALPHABET)]) for byte in range(256))
+"""Each byte's letter: its low 5 bits (256 is a multiple of 32, so every letter is as likely)."""
+
+
 def new_scannable_code() -> str:
-    """20 characters from a 32-letter alphabet without look-alikes: 100 random bits."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    """20 characters from a 32-letter alphabet without look-alikes: 100 random bits, from one
+    read of the system's random source."""
+    return secrets.token_bytes(CODE_LENGTH).translate(_CODE_LETTERS).decode()
 
 
 async def cancel_tickets(organization_id: UUID, where: list[Combinable]) -> list[dict[str, Any]]:

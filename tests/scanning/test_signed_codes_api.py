@@ -9,11 +9,14 @@ import base64
 from typing import Any
 from uuid import UUID
 
+import httpx
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from httpx import AsyncClient
 
 from app.services import scan_keys
-from db.tables import AuditEntry
+from db.tables import AuditEntry, Ticket
+from tests.processes import serving
 from tests.support import (
     Tenant,
     create_venue,
@@ -140,28 +143,21 @@ async def test_rotation_and_retirement_change_which_codes_hold(
     assert "scan_key.rotate" in actions and "scan_key.retire" in actions
 
 
-async def test_verify_code_refuses_retired_keys(client: AsyncClient, tenant: Tenant) -> None:
+async def test_verified_ticket_checks_the_signature_and_the_organization(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """What ``POST /scans`` uses for a ``signed_code`` (tests/scanning/test_signed_scans.py
+    covers retired keys through the route)."""
     venue = await create_venue(client, tenant)
-    event_id = venue.event["id"]
-    order = await place_order(
-        client, tenant, event_id, venue.timeslot["id"], [venue.ticket_type["id"]]
-    )
+    kinds = [venue.ticket_type["id"]]
+    order = await place_order(client, tenant, venue.event["id"], venue.timeslot["id"], kinds)
     [ticket] = await order_tickets(client, tenant, order)
-    claims = await scan_keys.verify_code(tenant.org_id, ticket["signed_code"])
-    assert claims is not None and str(claims.ticket_id) == ticket["id"]
-    assert await scan_keys.verify_code(UUID(int=1), ticket["signed_code"]) is None
-    tampered = ticket["signed_code"][:-2] + ("AA" if ticket["signed_code"][-2:] != "AA" else "BA")
-    assert await scan_keys.verify_code(tenant.org_id, tampered) is None
-    [old] = await keys_of(client, tenant, event_id)
-    ok(await client.post(f"/events/{event_id}/scan-keys/rotate", headers=tenant.headers), 201)
-    ok(
-        await client.post(
-            f"/events/{event_id}/scan-keys/{old['kid']}/retire", headers=tenant.headers
-        )
-    )
-    assert await scan_keys.verify_code(tenant.org_id, ticket["signed_code"]) is None
-    known = await scan_keys.public_keys(tenant.org_id, UUID(event_id))
-    assert len(known) == 2 and sum(key.retired_at is not None for key in known.values()) == 1
+    code = ticket["signed_code"]
+    assert await scan_keys.verified_ticket(tenant.org_id, code) == UUID(ticket["id"])
+    assert await scan_keys.verified_ticket(UUID(int=1), code) is None
+    tampered = code[:-2] + ("AA" if code[-2:] != "AA" else "BA")
+    assert await scan_keys.verified_ticket(tenant.org_id, tampered) is None
+    assert await scan_keys.verified_ticket(tenant.org_id, "T1.nope") is None
 
 
 async def test_a_stale_cached_key_never_signs_after_retirement(
@@ -354,3 +350,80 @@ async def test_the_test_twin_has_keys_of_its_own(client: AsyncClient, tenant: Te
     for path in (f"/events/{event_id}/scan-keys", f"/events/{event_id}/revocations"):
         problem(await client.get(path, headers=tenant.headers), 404)
     problem(await client.post(f"/events/{event_id}/scan-keys/rotate", headers=tenant.headers), 404)
+
+
+EVENTS_KEYS = "{ events(limit: 100) { items { id scanKeys { kid retiredAt } } } }"
+
+
+async def test_graphql_keys_of_a_page_of_events(client: AsyncClient, tenant: Tenant) -> None:
+    sold = await create_venue(client, tenant)
+    empty = await create_venue(client, tenant)
+    kinds = [sold.ticket_type["id"]]
+    await place_order(client, tenant, sold.event["id"], sold.timeslot["id"], kinds)
+    rotate = f"/events/{sold.event['id']}/scan-keys/rotate"
+    ok(await client.post(rotate, headers=tenant.headers), 201)
+    items = gql_data(await graphql(client, tenant.headers, EVENTS_KEYS))["events"]["items"]
+    by_event = {item["id"]: item["scanKeys"] for item in items}
+    assert len(by_event[sold.event["id"]]) == 2
+    [first] = by_event[empty.event["id"]]  # made on first use, as in REST
+    [key] = await keys_of(client, tenant, empty.event["id"])
+    assert (key["kid"], key["retired_at"]) == (first["kid"], first["retiredAt"])
+
+
+async def test_a_ticket_without_a_code_is_signed_when_read(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A ticket an earlier release wrote during a rolling upgrade has no code: the first read
+    signs and stores it."""
+    venue = await create_venue(client, tenant)
+    event_id = venue.event["id"]
+    kinds = [venue.ticket_type["id"]]
+    order = await place_order(client, tenant, event_id, venue.timeslot["id"], kinds)
+    [ticket] = await order_tickets(client, tenant, order)
+    await Ticket.update({Ticket.signed_code: None, Ticket.scan_key_id: None}).where(
+        Ticket.id == UUID(ticket["id"])
+    )
+    [listed] = await order_tickets(client, tenant, order)
+    check_code(listed, event_id, await keys_of(client, tenant, event_id))
+    stored = await Ticket.select(Ticket.signed_code).where(Ticket.id == UUID(ticket["id"])).first()
+    assert stored is not None and stored["signed_code"] == listed["signed_code"]
+
+
+@pytest.mark.slow
+async def test_first_orders_through_two_servers_make_one_key(
+    client: AsyncClient, tenant: Tenant, database: None
+) -> None:
+    venue = await create_venue(client, tenant)
+    event_id = venue.event["id"]
+    body = {
+        "event_id": event_id,
+        "event_timeslot_id": venue.timeslot["id"],
+        "buyer_name": "Ada",
+        "buyer_email": "ada@example.com",
+        "channel": "online",
+        "payment_method": "card",
+        "tickets": [{"ticket_type_id": venue.ticket_type["id"]}],
+    }
+    async with serving(2) as urls:
+        servers = [
+            httpx.AsyncClient(base_url=url, headers=tenant.headers, timeout=60.0) for url in urls
+        ]
+        try:
+            answers = await asyncio.gather(
+                *(servers[i % 2].post("/orders", json=body) for i in range(8)),
+                *(servers[i % 2].get(f"/events/{event_id}/scan-keys") for i in range(2)),
+            )
+        finally:
+            for server in servers:
+                await server.aclose()
+    assert [answer.status_code for answer in answers] == [201] * 8 + [200] * 2
+    [key] = await keys_of(client, tenant, event_id)
+    for answer in answers[-2:]:
+        assert answer.json()["keys"] == [key]
+    page = ok(
+        await client.get(
+            f"/events/{event_id}/tickets", params={"limit": 100}, headers=tenant.headers
+        )
+    )
+    assert len(page["data"]) == 8
+    assert {check_code(ticket, event_id, [key]) for ticket in page["data"]} == {key["kid"]}

@@ -19,6 +19,7 @@ from piccolo.columns import ForeignKey, Timestamptz
 from app import timeutil
 from app.records import to_record
 from app.stored_secrets import hash_secret, new_token
+from db.rows import columns_of
 from db.tables import OAuthAuthorizationCode, OAuthGrant, OAuthRefreshToken
 from db.transactions import transaction
 
@@ -44,12 +45,20 @@ class Subject:
         return str(self.user_id)
 
 
-class IssuedCode(msgspec.Struct, frozen=True):
-    """A code just claimed for exchange, in the shape authlib's code grant and PKCE ask for."""
+class Issued(msgspec.Struct, frozen=True):
+    """What a family issued (a code, a refresh token), read with the family's subject."""
 
     grant_id: UUID
     user_id: UUID
     organization_id: UUID
+
+    def subject(self) -> Subject:
+        return Subject(self.user_id, self.organization_id, self.grant_id)
+
+
+class IssuedCode(Issued, frozen=True):
+    """A code just claimed for exchange, in the shape authlib's code grant and PKCE ask for."""
+
     redirect_uri: str
     scope: str
     code_challenge: str | None
@@ -62,12 +71,9 @@ class IssuedCode(msgspec.Struct, frozen=True):
         return self.scope
 
 
-class LiveRefreshToken(msgspec.Struct, frozen=True):
+class LiveRefreshToken(Issued, frozen=True):
     id: UUID
-    grant_id: UUID
     client_pk: UUID
-    user_id: UUID
-    organization_id: UUID
     scope: str
 
     def check_client(self, client: object) -> bool:
@@ -161,12 +167,8 @@ async def claim_code(code: str, client_pk: UUID) -> IssuedCode | None:
     row = (
         await OAuthAuthorizationCode.select(
             OAuthAuthorizationCode.id,
-            OAuthAuthorizationCode.grant_id,
-            OAuthAuthorizationCode.redirect_uri,
-            OAuthAuthorizationCode.scope,
-            OAuthAuthorizationCode.code_challenge,
-            OAuthAuthorizationCode.code_challenge_method,
             OAuthAuthorizationCode.expires_at,
+            *columns_of(OAuthAuthorizationCode, IssuedCode),
             *_family(OAuthAuthorizationCode.grant_id),
         )
         .where(OAuthAuthorizationCode.code_hash == hash_secret(code))
@@ -194,12 +196,10 @@ async def find_refresh_token(refresh_token: str) -> LiveRefreshToken | None:
     """A live refresh token. Presenting one that was already rotated revokes its family."""
     row = (
         await OAuthRefreshToken.select(
-            OAuthRefreshToken.id,
-            OAuthRefreshToken.grant_id,
-            OAuthRefreshToken.scope,
             OAuthRefreshToken.expires_at,
             OAuthRefreshToken.rotated_at,
             OAuthRefreshToken.revoked_at,
+            *columns_of(OAuthRefreshToken, LiveRefreshToken),
             *_family(OAuthRefreshToken.grant_id),
         )
         .where(OAuthRefreshToken.token_hash == hash_secret(refresh_token))
