@@ -164,8 +164,7 @@ class Resource(Generic[R]):
             principal.require(self.scope)
 
     def to_records(self, rows: list[Row]) -> list[R]:
-        to_record = mapper(self.record)
-        return [to_record(row) for row in rows]
+        return mapper(self.record).many(rows)
 
     def _owned(self, principal: Principal) -> QueryString:
         return lists.condition('"organization_id" = {}', principal.organization_id)
