@@ -36,13 +36,7 @@ class EventController(Controller):
 
     list_events = list_route(events.EVENTS, "/", "list_events", "List events")
 
-    create_event = service_route(
-        post,
-        "/",
-        "create_event",
-        events.create_event,
-        "Create an event",
-    )
+    create_event = service_route(post, "/", "create_event", events.create_event, "Create an event")
 
     get_event = record_route(events.EVENTS, "/{event_id:str}", "get_event", "Get an event")
 
