@@ -11,6 +11,7 @@ from app.schemas.tickets import Ticket
 from app.services import tickets
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
+from rest.service_routes import service_route
 
 list_event_tickets = list_route(
     tickets.TICKETS,
@@ -35,19 +36,17 @@ async def get_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -
     return await tickets.TICKETS.get(principal, parse_id(ticket_id, "ticket_id"))
 
 
-@post(
+cancel_ticket = service_route(
+    post,
     "/tickets/{ticket_id:str}/cancel",
+    "cancel_ticket",
+    tickets.cancel_ticket,
+    "Cancel a ticket",
     status_code=200,
     tags=["tickets"],
-    **operation(
-        "Cancel a ticket",
-        service=tickets.cancel_ticket,
-        errors=(400, 403, 404),
-        text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
-    ),
+    errors=(400, 403, 404),
+    text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
 )
-async def cancel_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
-    return await tickets.cancel_ticket(principal, parse_id(ticket_id, "ticket_id"))
 
 
 TICKET_ROUTES = [list_event_tickets, get_ticket, cancel_ticket]
