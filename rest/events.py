@@ -10,13 +10,12 @@ from litestar.params import PathParameter, QueryParameter
 
 from app.ids import parse_id
 from app.principal import Principal
-from app.schemas.events import Event
 from app.schemas.scan_keys import Revocations, ScanKey
 from app.services import attendance, availability, events, scan_keys, ticket_types, timeslots
 from app.timeutil import parse_timestamp
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
-from rest.service_routes import service_route
+from rest.service_routes import record_route, service_route
 
 KidPath = Annotated[
     str, PathParameter(description="The key's `kid` (base64url of 8 bytes, 11 characters)")
@@ -37,20 +36,9 @@ class EventController(Controller):
 
     list_events = list_route(events.EVENTS, "/", "list_events", "List events")
 
-    create_event = service_route(
-        post,
-        "/",
-        "create_event",
-        events.create_event,
-        "Create an event",
-    )
+    create_event = service_route(post, "/", "create_event", events.create_event, "Create an event")
 
-    @get(
-        "/{event_id:str}",
-        **operation("Get an event", service=events.EVENTS, errors=(400, 403, 404)),
-    )
-    async def get_event(self, principal: NamedDependency[Principal], event_id: IdPath) -> Event:
-        return await events.EVENTS.get(principal, parse_id(event_id, "event_id"))
+    get_event = record_route(events.EVENTS, "/{event_id:str}", "get_event", "Get an event")
 
     get_attendance = service_route(
         get,

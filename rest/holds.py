@@ -25,13 +25,7 @@ class HoldController(Controller):
         "when fewer places are left than asked for.",
     )
 
-    get_hold = service_route(
-        get,
-        "/{hold_id:str}",
-        "get_hold",
-        holds.get_hold,
-        "Get a hold",
-    )
+    get_hold = service_route(get, "/{hold_id:str}", "get_hold", holds.get_hold, "Get a hold")
 
     release_hold = service_route(
         delete,

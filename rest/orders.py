@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from litestar import Controller, get, post
-from litestar.di import NamedDependency
+from litestar import Controller, post
 
-from app.ids import parse_id
-from app.principal import Principal
-from app.schemas.orders import Order
 from app.services import orders
-from rest.docs import IdPath, operation
 from rest.list_routes import list_route
-from rest.service_routes import service_route
+from rest.service_routes import record_route, service_route
 
 
 class OrderController(Controller):
@@ -44,12 +39,7 @@ class OrderController(Controller):
         "converted. Emits `order.created`.",
     )
 
-    @get(
-        "/{order_id:str}",
-        **operation("Get an order", service=orders.ORDERS, errors=(400, 403, 404)),
-    )
-    async def get_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
-        return await orders.ORDERS.get(principal, parse_id(order_id, "order_id"))
+    get_order = record_route(orders.ORDERS, "/{order_id:str}", "get_order", "Get an order")
 
     confirm_order = service_route(
         post,

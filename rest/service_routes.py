@@ -8,6 +8,8 @@ parameters it hands over, follows from the operation's: each of its parameters n
 is a path id (``rest.docs.IdPath``, parsed by ``app.ids.parse_id`` so that a malformed one is a
 400), its ``data`` is the JSON body of the type it declares, and what it returns is the answer.
 
+:func:`record_route` makes the route reading one record of a resource.
+
 :func:`as_written_here` names a handler made at run time as if written where the route is
 declared; the list routes (``rest.list_routes``) use it too.
 """
@@ -21,12 +23,14 @@ from collections.abc import Awaitable, Callable
 from types import FrameType
 from typing import Any
 
+from litestar import get
 from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import JSONBody
 
 from app.ids import parse_id
 from app.principal import Principal, scope_of
+from app.resources import Resource
 from app.signatures import signed
 from rest.docs import IdPath, operation
 
@@ -61,6 +65,26 @@ def as_written_here(
     handler.__name__ = name
     handler.__qualname__ = f"{owner}.{name}" if owner is not None else name
     handler.__module__ = caller.f_globals["__name__"]
+
+
+def record_route(
+    resource: Resource[Any], path: str, name: str, summary: str, **options: Any
+) -> HTTPRouteHandler:
+    """The ``GET`` route at ``path`` answering the caller's record of ``resource`` whose id the
+    path names (``Resource.get``: a 404 when it is not theirs), its handler named ``name``.
+    ``options`` go to Litestar's ``get`` (e.g. ``tags``)."""
+    [key] = _PATH_ID.findall(path)
+
+    async def handler(*_: Any, **given: Any) -> Any:
+        return await resource.get(given["principal"], parse_id(given[key], key))
+
+    parameters = [
+        inspect.Parameter("principal", _KEYWORD, annotation=NamedDependency[Principal]),
+        inspect.Parameter(key, _KEYWORD, annotation=IdPath),
+    ]
+    as_written_here(handler, name, parameters, resource.record, caller_of_route())
+    documented = operation(summary, service=resource, errors=(400, 403, 404))
+    return get(path, **options, **documented)(handler)
 
 
 def service_route(

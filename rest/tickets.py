@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from litestar import get, post
-from litestar.di import NamedDependency
+from litestar import post
 
-from app.ids import parse_id
-from app.principal import Principal
-from app.schemas.tickets import Ticket
 from app.services import tickets
-from rest.docs import IdPath, operation
 from rest.list_routes import list_route
-from rest.service_routes import service_route
+from rest.service_routes import record_route, service_route
 
 list_event_tickets = list_route(
     tickets.TICKETS,
@@ -27,13 +22,9 @@ list_event_tickets = list_route(
 )
 
 
-@get(
-    "/tickets/{ticket_id:str}",
-    tags=["tickets"],
-    **operation("Get a ticket", service=tickets.TICKETS, errors=(400, 403, 404)),
+get_ticket = record_route(
+    tickets.TICKETS, "/tickets/{ticket_id:str}", "get_ticket", "Get a ticket", tags=["tickets"]
 )
-async def get_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
-    return await tickets.TICKETS.get(principal, parse_id(ticket_id, "ticket_id"))
 
 
 cancel_ticket = service_route(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, delete, get, patch, post
+from litestar import Controller, Request, delete, patch, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
@@ -20,7 +20,7 @@ from app.schemas.webhooks import (
 from app.services import webhooks
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
-from rest.service_routes import service_route
+from rest.service_routes import record_route, service_route
 
 
 class WebhookController(Controller):
@@ -54,16 +54,9 @@ class WebhookController(Controller):
         text="Sort field: `created_at`.",
     )
 
-    @get(
-        "/{webhook_id:str}",
-        **operation(
-            "Get a webhook subscription", service=webhooks.WEBHOOKS, errors=(400, 403, 404)
-        ),
+    get_webhook = record_route(
+        webhooks.WEBHOOKS, "/{webhook_id:str}", "get_webhook", "Get a webhook subscription"
     )
-    async def get_webhook(
-        self, principal: NamedDependency[Principal], webhook_id: IdPath
-    ) -> Webhook:
-        return await webhooks.WEBHOOKS.get(principal, parse_id(webhook_id, "webhook_id"))
 
     @patch(
         "/{webhook_id:str}",
