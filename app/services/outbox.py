@@ -24,6 +24,7 @@ import msgspec
 from app.runtime.observability import OutboxBacklog
 from app.schemas.webhook_events import KINDS, EventPayload
 from app.timeutil import as_utc, utcnow
+from db.rows import postgres
 from db.tables import OutboxEvent
 from db.transactions import after_commit, transaction
 
@@ -46,15 +47,11 @@ async def _wake_in_process() -> None:
         wake()
 
 
-def _postgres() -> bool:
-    return OutboxEvent._meta.db.engine_type != "sqlite"
-
-
 def notify_channel() -> str | None:
     """The channel to ``NOTIFY`` when outbox rows are written, or None when this process relays
     its own outbox: it wakes its relay after the commit, and without Redis no worker runs to
     listen, so a ``NOTIFY`` would only take PostgreSQL's notification lock at every commit."""
-    return None if _in_process_relays or not _postgres() else NOTIFY_CHANNEL
+    return None if _in_process_relays or not postgres() else NOTIFY_CHANNEL
 
 
 async def announce_work() -> None:
