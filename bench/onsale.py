@@ -18,6 +18,11 @@ counters equal the rows, ``sold + held = capacity`` (demand exceeded it), no hol
 orders and every order of a hold has the hold's tickets; answers other than 201 and 409, and
 PostgreSQL's deadlock count, are reported (the goals are zero).
 
+Every ``--vacuum-seconds`` (60) during the loads the tables they write are vacuumed and analyzed,
+as autovacuum does on a server that runs it: this machine's PostgreSQL has it off, and a hot
+timeslot's row updated 100,000 times without it is a chain of dead row versions that every
+statement on it walks (a first run at capacity 50,000 without it: hot / spread 0.37).
+
 Then one-ticket orders outright (on a timeslot that does not sell out) next to the floor's
 ``POST /write/{counter}`` (key lookup, conditional UPDATE ... RETURNING, INSERT, one
 transaction) on one hot counter, in interleaved slices.
@@ -201,6 +206,27 @@ async def sample(database_url: str, loads: list[Load], done: asyncio.Event) -> S
     return samples
 
 
+VACUUMED = "VACUUM (ANALYZE) timeslots, holds, ticket_types, orders, tickets, outbox_events"
+
+
+async def vacuum(database_url: str, every: float, done: asyncio.Event) -> int:
+    """``VACUUM (ANALYZE)`` of the tables the on-sale writes, every ``every`` seconds until
+    ``done``: what autovacuum does on a server that runs it (at its default ``autovacuum_naptime``
+    of one minute), for a server that does not (this machine's has it off). The number of runs."""
+    runs = 0
+    connection = await asyncpg.connect(database_url)
+    try:
+        while not done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), every)
+            if not done.is_set():
+                await connection.execute(VACUUMED)
+                runs += 1
+    finally:
+        await connection.close()
+    return runs
+
+
 async def check_final(database_url: str, loads: list[Load]) -> list[str]:
     """What is wrong at the end (nothing, when the goals are met)."""
     problems = []
@@ -334,6 +360,13 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="slices of orders vs floor")
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
     parser.add_argument(
+        "--vacuum-seconds",
+        type=float,
+        default=60.0,
+        help="VACUUM (ANALYZE) the on-sale's tables this often during the loads, as autovacuum "
+        "would (0: never)",
+    )
+    parser.add_argument(
         "--b-tree", type=Path, default=None, help="also serve the orders of this checkout (A/B)"
     )
     args = parser.parse_args()
@@ -356,6 +389,11 @@ async def main() -> None:
             )
             done = asyncio.Event()
             sampler = asyncio.create_task(sample(database_url, loads[:2], done))
+            vacuums = (
+                asyncio.create_task(vacuum(database_url, args.vacuum_seconds, done))
+                if args.vacuum_seconds > 0
+                else None
+            )
             async with contextlib.AsyncExitStack() as stack:
                 connections = await connections_to(stack, service, seeded.key, args.clients)
                 while any(load.buyers for load in loads[:2]):
@@ -364,6 +402,7 @@ async def main() -> None:
                             await serve_buyers(load, connections, args.slice)
             done.set()
             samples = await sampler
+            vacuumed = await vacuums if vacuums is not None else 0
             problems = await check_final(database_url, loads[:2])
             print_loads(loads)
             print(
@@ -371,6 +410,7 @@ async def main() -> None:
                 + (f" {samples.broken[:3]}" if samples.broken else "")
             )
             print("final checks:", problems or "all hold")
+            print(f"VACUUM (ANALYZE) runs during the loads: {vacuumed}")
 
             phases: dict[str, list[Phase]] = {"floor": [], "orders": [], "orders (B)": []}
             slice_seconds = args.floor_seconds / args.rounds
