@@ -11,7 +11,7 @@ from litestar.response import Template
 from app.principal import SCOPE_DESCRIPTIONS, SCOPES
 from app.schemas.identity import ApiKeyCreated
 from app.services import api_keys, request_log
-from dashboard.forms import submitted
+from dashboard.forms import message, redirect, submitted, text, texts
 from dashboard.layout import PageRequest, PathId, page
 from dashboard.security import principal_of
 
@@ -38,7 +38,7 @@ async def _keys_page(
         keys=keys,
         created=created,
         error=error,
-        message=MESSAGES.get(request.query_params.get("done", ""), ""),
+        message=message(request, MESSAGES),
         scopes=[(scope, SCOPE_DESCRIPTIONS[scope]) for scope in SCOPES],
         form_name=form_name,
         form_scopes=form_scopes,
@@ -54,8 +54,8 @@ async def api_keys_page(request: PageRequest) -> Template:
 async def create_api_key(request: PageRequest) -> Template:
     """Answers with the page itself (not a redirect): the new key is shown this once."""
     form = await request.form()
-    name = str(form.get("name", ""))
-    scopes = [str(scope) for scope in form.getall("scopes", [])]
+    name = text(form, "name")
+    scopes = texts(form, "scopes")
 
     async def create() -> Template:
         created = await api_keys.issue_api_key(principal_of(request), " ".join(scopes), name)
@@ -72,7 +72,7 @@ async def create_api_key(request: PageRequest) -> Template:
 @post(f"{PATH}/{{key_id:uuid}}/revoke", status_code=303)
 async def revoke_api_key(request: PageRequest, key_id: PathId) -> Response[Any]:
     await api_keys.revoke_organization_api_key(principal_of(request), key_id)
-    return Response(b"", status_code=303, headers={"Location": f"{PATH}?done=revoked"})
+    return redirect(PATH, "revoked")
 
 
 @get(f"{PATH}/{{key_id:uuid}}/requests")

@@ -34,6 +34,8 @@ ACTIONS = {
     "scanner.update": "edited scanner",
     "scanner_profile.create": "added scanner profile",
     "scanner_profile.update": "edited scanner profile",
+    "scan_key.rotate": "rotated the scan key of event",
+    "scan_key.retire": "retired a scan key of event",
     "order.confirm": "confirmed the order of",
     "order.cancel": "cancelled the order of",
     "member.add": "added member",

@@ -4,6 +4,7 @@ windows; its ticket type and timeslot lists, which the API sets, are kept as the
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -73,35 +74,40 @@ def _profile_fields(form: FormMultiDict) -> dict[str, Any]:
     }
 
 
+PROFILE_INPUTS = (
+    "name",
+    "entry_policy",
+    "opens_minutes_before_start",
+    "closes_minutes_after_end",
+    "valid_from",
+    "valid_until",
+)
+"""The profile form's inputs that hold one value (``event_ids`` is the other), named after the
+profile's fields."""
+
+
+def _shown(value: Any) -> Any:
+    """A profile's value as its input shows it."""
+    if value is None:
+        return ""
+    return local_input(value) if isinstance(value, datetime) else value
+
+
 def _profile_form(profile: ScannerProfile | None) -> dict[str, Any]:
+    """The form's values: the profile's, or a new one's."""
     if profile is None:
-        return {
-            "name": "", "event_ids": [], "opens": "", "closes": "", "from": "", "until": "",
-            "entry_policy": "single",
-        }  # fmt: skip
+        return {**dict.fromkeys(PROFILE_INPUTS, ""), "entry_policy": "single", "event_ids": []}
     return {
-        "name": profile.name,
+        **{name: _shown(getattr(profile, name)) for name in PROFILE_INPUTS},
         "event_ids": [str(event_id) for event_id in profile.event_ids],
-        "opens": "" if profile.opens_minutes_before_start is None
-        else profile.opens_minutes_before_start,
-        "closes": "" if profile.closes_minutes_after_end is None
-        else profile.closes_minutes_after_end,
-        "from": local_input(profile.valid_from),
-        "until": local_input(profile.valid_until),
-        "entry_policy": profile.entry_policy,
-    }  # fmt: skip
+    }
 
 
 def _form_again(form: FormMultiDict) -> dict[str, Any]:
     """A submitted profile form, to show again with its error."""
     return {
-        "name": text(form, "name"),
+        **{name: text(form, name) for name in PROFILE_INPUTS},
         "event_ids": texts(form, "event_ids"),
-        "opens": text(form, "opens_minutes_before_start"),
-        "closes": text(form, "closes_minutes_after_end"),
-        "from": text(form, "valid_from"),
-        "until": text(form, "valid_until"),
-        "entry_policy": text(form, "entry_policy"),
     }
 
 

@@ -392,11 +392,12 @@ async def write_one(
     log: Row,
     change: Change | None,
     event: tuple[UUID, str, str] | None,
-    notify: str,
+    notify: str | None,
 ) -> bool:
     """Write one decided scan with ``scan_write`` (one statement, committed by itself; see its
     migration, 2026-11-26T12:30): the log row ``log``, the ticket's ``change`` and its attendance,
-    the outbox ``event`` (id, type, JSON payload) with a ``NOTIFY`` on ``notify``. False when the
+    the outbox ``event`` (id, type, JSON payload) with a ``NOTIFY`` on ``notify`` (none when
+    None; migration 2026-11-26T14:20). False when the
     nonce was used before (nothing written); :class:`TicketChanged` when the ticket changed since
     it was read (nothing written)."""
     changed = change or Change(UUID(int=0), UUID(int=0), UUID(int=0), "", False, None)

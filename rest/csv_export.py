@@ -49,8 +49,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula in a cell (OWASP, CSV injection)."""
 
 
+PLAIN_JSON = (None, "*/*", JSON_MEDIA_TYPE)
+"""``Accept`` values that choose JSON without parsing (what most clients send)."""
+
+
 def negotiate(request: Request[Any, Any, Any]) -> ListFormat:
     """JSON or CSV, as the request's ``Accept`` prefers; 406 when it accepts neither."""
+    if request.headers.get("accept") in PLAIN_JSON:
+        return "json"
     chosen = request.accept.best_match(OFFERED)
     if chosen is None:
         raise ClientException(

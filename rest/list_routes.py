@@ -3,9 +3,15 @@
 One call declares a list route: its path, summary and public operation name, and, for a list
 under a parent, the path parameter naming that parent (a 404 when it is not the caller's). The
 handler's signature, which Litestar reads for the OpenAPI document and for the parameters it
-hands over, is written here once for every list: the credential's principal, the parent's id,
-the ``listing`` dependency (``rest.lists``) and, for a list that exports, the request whose
-``Accept`` picks JSON or CSV. The return type is the page of the resource's record.
+hands over, is written here once for every list: the request (its credential's principal, and
+for a list that exports the ``Accept`` that picks JSON or CSV), the parent's id and the
+``listing`` dependency (``rest.lists``). The return type is the page of the resource's record.
+
+The principal is read from the request (``request.user``, which the app's ``principal``
+dependency returns too) rather than asked for as a second dependency: Litestar resolves
+dependencies that do not depend on each other concurrently, in an anyio task group, which cost
+about 0.2 ms of CPU per request, a sixth of a 25-ticket page's (docs/decisions.md, "The REST
+page's CPU").
 """
 
 from __future__ import annotations
@@ -21,10 +27,10 @@ from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.resources import Resource
-from app.signatures import signed
 from rest.csv_export import csv_stream, negotiate
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
+from rest.service_routes import as_written_here, caller_of_route
 
 _KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
@@ -47,42 +53,30 @@ def list_route(
     ``export``: the file name of the list's CSV export (``{id}`` is the parent's id); without
     it the list answers JSON only. ``options`` go to Litestar's ``get`` (e.g. ``tags``).
 
-    The handler is named as if written where this is called: in a ``Controller``'s body it is
-    a method (Litestar binds it to the controller, and orders a controller's routes by their
-    handlers' qualified names, which the OpenAPI document's order follows)."""
-    frame = inspect.currentframe()
-    caller = frame.f_back if frame is not None else None
-    assert caller is not None, "list_route reads where it is called from (CPython's frames)"
-    owner = caller.f_locals.get("__qualname__") if caller.f_locals is not caller.f_globals else None
+    The handler is named as if written where this is called
+    (``rest.service_routes.as_written_here``)."""
 
     async def handler(*_: Any, **given: Any) -> Any:
-        principal: Principal = given["principal"]
+        request: Request[Principal, Any, Any] = given["request"]
+        principal = request.user
         listing: ListQuery = given["listing"]
         parent: dict[str, Any] = {}
         if within is not None:
             parent["within"] = (within, parse_id(given[within], within))
-        if export is not None and negotiate(given["request"]) == "csv":
+        if export is not None and negotiate(request) == "csv":
             chunks = await resource.export(principal, **parent, **listing.export_kwargs())
             parent_id = parent["within"][1] if parent else None
             return csv_stream(resource.record, chunks, export.format(id=parent_id))
         return await resource.page(principal, **parent, **listing.as_kwargs())
 
-    annotations: dict[str, Any] = {}
-    if export is not None:
-        annotations["request"] = Request
-    annotations["principal"] = NamedDependency[Principal]
+    annotations: dict[str, Any] = {"request": Request}
     if within is not None:
         annotations[within] = IdPath
     annotations["listing"] = NamedDependency[ListQuery]
     page: Any = Page  # Page[the record], a type made at run time
     returned = page[resource.record]
     parameters = [inspect.Parameter(key, _KEYWORD, annotation=a) for key, a in annotations.items()]
-    if owner is not None:
-        parameters.insert(0, inspect.Parameter("self", _KEYWORD))
-    signed(handler, parameters, returned)
-    handler.__name__ = name
-    handler.__qualname__ = f"{owner}.{name}" if owner is not None else name
-    handler.__module__ = caller.f_globals["__name__"]
+    as_written_here(handler, name, parameters, returned, caller_of_route())
     documented = operation(
         summary,
         service=resource,

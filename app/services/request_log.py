@@ -16,8 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from uuid import UUID, uuid4
 
 from app.errors import InvalidInput, NotFound
@@ -38,17 +37,11 @@ STATUS_CLASSES = ("2xx", "3xx", "4xx", "5xx")
 logger = logging.getLogger("ticketing.request_log")
 
 
-@dataclass(frozen=True, slots=True)
-class Noted:
+class Noted(RequestLogRecord, kw_only=True):
+    """A request noted for the log: the entry its credential's owners read, and whose it is."""
+
     organization_id: UUID
     credential_id: UUID
-    method: str
-    path: str
-    status: int
-    duration_ms: float
-    request_id: str
-    idempotency_key: str | None
-    at: datetime
 
 
 class RequestLog:
@@ -110,7 +103,7 @@ async def _insert(noted: list[Noted]) -> None:
                 entry.duration_ms,
                 entry.request_id[:200],
                 entry.idempotency_key[:255] if entry.idempotency_key else None,
-                entry.at,
+                entry.created_at,
             )
             for entry in noted
         ]
@@ -132,17 +125,10 @@ def note(
     """Log one request of a bearer credential (a dashboard session's are not logged)."""
     if principal.credential == "session":
         return
+    entry = (utcnow(), method, path, status, duration_ms, request_id, idempotency_key)
     LOG.note(
         Noted(
-            principal.organization_id,
-            principal.credential_id,
-            method,
-            path,
-            status,
-            duration_ms,
-            request_id,
-            idempotency_key,
-            utcnow(),
+            *entry, organization_id=principal.organization_id, credential_id=principal.credential_id
         )
     )
 

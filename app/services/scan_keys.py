@@ -415,56 +415,48 @@ async def _store_codes(
             await Ticket.update(values).where(Ticket.id == ticket_id)
 
 
+TICKET_COLUMNS = (
+    Ticket.id,
+    Ticket.organization_id,
+    Ticket.event_id,
+    Ticket.ticket_type_id,
+    Ticket.event_timeslot_id,
+)
+
+
 async def sign_unsigned_tickets(rows: Sequence[dict[str, Any]] | None = None) -> dict[UUID, str]:
     """Give a code to each ticket without one (``rows``: those tickets' rows; None: every such
-    ticket, as the migration does), signed with its event's current key; their codes by id.
-    Tickets written by a release before signed codes have none."""
-    if rows is None:
-        rows = await Ticket.select(
-            Ticket.id,
-            Ticket.organization_id,
-            Ticket.event_id,
-            Ticket.ticket_type_id,
-            Ticket.event_timeslot_id,
-        ).where(Ticket.signed_code.is_null())
-    by_event: dict[UUID, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_event.setdefault(row["event_id"], []).append(row)
+    ticket, event by event, as the migration does), signed with its event's current key; the
+    codes of ``rows`` by ticket id. Tickets written by a release before signed codes have none."""
     signed: dict[UUID, str] = {}
-    for event_id, tickets in by_event.items():
-        async with transaction():
-            key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
-            codes = [
-                (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
-                for row in tickets
-            ]
-            await _store_codes(codes, key.row_id, None)
-        signed.update(codes)
+    if rows is not None:
+        by_event: dict[UUID, list[dict[str, Any]]] = {}
+        for row in rows:
+            by_event.setdefault(row["event_id"], []).append(row)
+        for tickets in by_event.values():
+            signed.update(await _sign_event_tickets(tickets))
+        return signed
+    events = await Ticket.select(Ticket.event_id).where(Ticket.signed_code.is_null()).distinct()
+    for event in events:
+        tickets = await Ticket.select(*TICKET_COLUMNS).where(
+            Ticket.event_id == event["event_id"], Ticket.signed_code.is_null()
+        )
+        if tickets:
+            await _sign_event_tickets(tickets)
     return signed
 
 
-async def public_keys(organization_id: UUID, event_id: UUID) -> dict[bytes, ScanKey]:
-    """Every key of the organization's event by its 8-byte kid, retired or not (the door checks
-    a signed code's signature with ``public_key`` and refuses it when ``retired_at`` is set)."""
-    rows = await ScanKeyTable.select(*KEY_COLUMNS).where(
-        ScanKeyTable.event_id == event_id, ScanKeyTable.organization_id == organization_id
-    )
-    return {signed_codes.unb64url(row["kid"]): _record(row) for row in rows}
-
-
-async def verify_code(organization_id: UUID, code: str) -> signed_codes.Claims | None:
-    """The claims of a signed code when a key of the organization's event named in it, not
-    retired, signed it; None otherwise (malformed, unknown or retired key, bad signature)."""
-    found = signed_codes.read(code)
-    if found is None:
-        return None
-    keys = await public_keys(organization_id, found[0].event_id)
-    good = {
-        kid: Ed25519PublicKey.from_public_bytes(signed_codes.unb64url(key.public_key))
-        for kid, key in keys.items()
-        if key.retired_at is None
-    }
-    return signed_codes.verify(code, good)
+async def _sign_event_tickets(tickets: Sequence[dict[str, Any]]) -> dict[UUID, str]:
+    """Sign and store the codes of tickets of one event (in one transaction)."""
+    event_id = tickets[0]["event_id"]
+    async with transaction():
+        key = _signer(event_id, await _ensure_current(tickets[0]["organization_id"], event_id))
+        codes = [
+            (row["id"], key.sign(row["id"], row["ticket_type_id"], row["event_timeslot_id"]))
+            for row in tickets
+        ]
+        await _store_codes(codes, key.row_id, None)
+    return dict(codes)
 
 
 @requires("tickets.read")

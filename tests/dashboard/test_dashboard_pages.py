@@ -329,6 +329,8 @@ async def test_scanners_and_profiles_created_and_edited(
     assert "opens 30 min before" in page and f"{YEAR}-06-01 17:00 UTC" in page
     edit = (await browser.get(f"{path}/profiles/{profile_id}")).text
     assert '<option value="reentry" selected>' in edit
+    assert 'name="opens_minutes_before_start" type="number"' in edit and 'value="30"' in edit
+    assert f'value="{YEAR}-06-01T17:00"' in edit
 
     added = await post_form(
         browser, path, path, name="North door", profile_id=profile_id, active="on"
@@ -347,6 +349,7 @@ async def test_scanners_and_profiles_created_and_edited(
         browser, path, f"{path}/profiles", name="Bad", opens_minutes_before_start="soon"
     )
     assert bad.status_code == 400 and "whole number" in bad.text
+    assert 'value="soon"' in bad.text  # the form comes back as typed
 
     log = (await browser.get("/dashboard/audit-log")).text
     for action in ("added scanner profile", "added scanner", "edited scanner"):

@@ -94,8 +94,9 @@ async def test_the_log_keeps_each_credentials_last_thousand_over_seven_days(
 
     def entry(age: timedelta, status: int = 200) -> Noted:
         return Noted(
-            caller.organization_id, caller.credential_id, "GET", "/events", status, 1.0,
-            "r", None, now - age,
+            organization_id=caller.organization_id, credential_id=caller.credential_id,
+            method="GET", path="/events", status=status, duration_ms=1.0, request_id="r",
+            idempotency_key=None, created_at=now - age,
         )  # fmt: skip
 
     for index in range(KEEP + 5):

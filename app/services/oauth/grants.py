@@ -45,12 +45,20 @@ class Subject:
         return str(self.user_id)
 
 
-class IssuedCode(msgspec.Struct, frozen=True):
-    """A code just claimed for exchange, in the shape authlib's code grant and PKCE ask for."""
+class Issued(msgspec.Struct, frozen=True):
+    """What a family issued (a code, a refresh token), read with the family's subject."""
 
     grant_id: UUID
     user_id: UUID
     organization_id: UUID
+
+    def subject(self) -> Subject:
+        return Subject(self.user_id, self.organization_id, self.grant_id)
+
+
+class IssuedCode(Issued, frozen=True):
+    """A code just claimed for exchange, in the shape authlib's code grant and PKCE ask for."""
+
     redirect_uri: str
     scope: str
     code_challenge: str | None
@@ -63,12 +71,9 @@ class IssuedCode(msgspec.Struct, frozen=True):
         return self.scope
 
 
-class LiveRefreshToken(msgspec.Struct, frozen=True):
+class LiveRefreshToken(Issued, frozen=True):
     id: UUID
-    grant_id: UUID
     client_pk: UUID
-    user_id: UUID
-    organization_id: UUID
     scope: str
 
     def check_client(self, client: object) -> bool:

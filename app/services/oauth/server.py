@@ -184,11 +184,7 @@ class AuthorizationCodeGrant(grants.AuthorizationCodeGrant):
         """Nothing left to do: the code was marked used when it was claimed."""
 
     def authenticate_user(self, authorization_code: storage.IssuedCode) -> Subject:
-        return Subject(
-            authorization_code.user_id,
-            authorization_code.organization_id,
-            authorization_code.grant_id,
-        )
+        return authorization_code.subject()
 
 
 class RefreshTokenGrant(grants.RefreshTokenGrant):
@@ -199,7 +195,7 @@ class RefreshTokenGrant(grants.RefreshTokenGrant):
         return _on_loop(storage.find_refresh_token, refresh_token)
 
     def authenticate_user(self, refresh_token: storage.LiveRefreshToken) -> Subject:
-        return Subject(refresh_token.user_id, refresh_token.organization_id, refresh_token.grant_id)
+        return refresh_token.subject()
 
     def issue_token(
         self, user: Subject, refresh_token: storage.LiveRefreshToken
