@@ -89,18 +89,13 @@ class PrefixFilter(Filter):
     """Rows whose ``column`` starts with the given text, case-insensitive (``db.lists.starts_with``:
     the table needs an index on the column's lower-cased value)."""
 
-    table: type[Table] | None = None
-
     def condition(self, value: Any) -> QueryString:
-        assert self.table is not None
-        return lists.starts_with(self.table, self.column, self.parse(value))
+        return lists.starts_with(self.column, self.parse(value))
 
 
-def prefix_filter(
-    table: type[Table], column: str, description: str, *, max_length: int
-) -> PrefixFilter:
+def prefix_filter(column: str, description: str, *, max_length: int) -> PrefixFilter:
     """Rows whose ``column`` starts with the given text, ignoring case."""
-    return PrefixFilter(column, column, ">=", description, max_length=max_length, table=table)
+    return PrefixFilter(column, column, ">=", description, max_length=max_length)
 
 
 def id_filter(column: str, description: str) -> Filter:
@@ -237,7 +232,7 @@ class Resource(Generic[R]):
             return {}
         rows = await lists.fetch_rows(
             self.table,
-            [self._owned(principal), lists.in_list("id", list(set(record_ids)), self.table)],
+            [self._owned(principal), lists.in_list("id", list(set(record_ids)))],
         )
         # Every resource's record has an id; R's bound, msgspec.Struct, declares no field.
         return {record.id: record for record in await self._records(rows)}  # type: ignore[attr-defined]

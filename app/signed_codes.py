@@ -82,6 +82,8 @@ def read(code: str) -> tuple[Claims, bytes, bytes] | None:
         return None
     if len(raw) != PAYLOAD_BYTES + SIGNATURE_BYTES or raw[:1] != VERSION:
         return None
+    if b64url(raw) != code[len(PREFIX) :]:
+        return None  # the last character's two spare bits set: one code, one spelling
     payload, signature = raw[:PAYLOAD_BYTES], raw[PAYLOAD_BYTES:]
     kid = payload[1 : 1 + KID_BYTES]
     ids = [UUID(bytes=payload[start : start + 16]) for start in range(1 + KID_BYTES, 73, 16)]

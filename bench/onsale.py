@@ -18,12 +18,22 @@ counters equal the rows, ``sold + held = capacity`` (demand exceeded it), no hol
 orders and every order of a hold has the hold's tickets; answers other than 201 and 409, and
 PostgreSQL's deadlock count, are reported (the goals are zero).
 
+Every ``--vacuum-seconds`` (60) during the loads the tables they write are vacuumed and analyzed,
+as autovacuum does on a server that runs it: this machine's PostgreSQL has it off, and a hot
+timeslot's row updated 100,000 times without it is a chain of dead row versions that every
+statement on it walks (a first run at capacity 50,000 without it: hot / spread 0.37).
+
 Then one-ticket orders outright (on a timeslot that does not sell out) next to the floor's
 ``POST /write/{counter}`` (key lookup, conditional UPDATE ... RETURNING, INSERT, one
 transaction) on one hot counter, in interleaved slices.
 
     .venv/bin/python bench/onsale.py                       # capacity 50,000, demand 5x
     .venv/bin/python bench/onsale.py --capacity 5000       # a quicker run
+
+An A/B in one run: ``--b-tree DIR`` also serves the one-ticket orders from another checkout of
+the project (e.g. ``git archive <commit> | tar -x -C DIR``), on the same database and this
+checkout's environment, in turns with this one's and the floor's; it prints that checkout's
+orders/s and this one's ratio to it.
 
 Prints holds/s, orders/s, requests/s, p50/p99 of each load, the ratio hot/spread, and orders/s
 next to the floor's writes/s.
@@ -46,7 +56,8 @@ from pathlib import Path
 import asyncpg
 import httpx
 from loadgen import HttpConnection, Phase, Request, run_phase
-from run import figure, servers
+from run import figure, free_port, server_command, servers
+from run import running as run_server
 from seeding import seed, throwaway_database
 
 SPREAD_TIMESLOTS = 100
@@ -195,6 +206,27 @@ async def sample(database_url: str, loads: list[Load], done: asyncio.Event) -> S
     return samples
 
 
+VACUUMED = "VACUUM (ANALYZE) timeslots, holds, ticket_types, orders, tickets, outbox_events"
+
+
+async def vacuum(database_url: str, every: float, done: asyncio.Event) -> int:
+    """``VACUUM (ANALYZE)`` of the tables the on-sale writes, every ``every`` seconds until
+    ``done``: what autovacuum does on a server that runs it (at its default ``autovacuum_naptime``
+    of one minute), for a server that does not (this machine's has it off). The number of runs."""
+    runs = 0
+    connection = await asyncpg.connect(database_url)
+    try:
+        while not done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), every)
+            if not done.is_set():
+                await connection.execute(VACUUMED)
+                runs += 1
+    finally:
+        await connection.close()
+    return runs
+
+
 async def check_final(database_url: str, loads: list[Load]) -> list[str]:
     """What is wrong at the end (nothing, when the goals are met)."""
     problems = []
@@ -327,6 +359,16 @@ async def main() -> None:
     parser.add_argument("--floor-seconds", type=float, default=15.0, help="orders vs floor")
     parser.add_argument("--rounds", type=int, default=3, help="slices of orders vs floor")
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
+    parser.add_argument(
+        "--vacuum-seconds",
+        type=float,
+        default=60.0,
+        help="VACUUM (ANALYZE) the on-sale's tables this often during the loads, as autovacuum "
+        "would (0: never)",
+    )
+    parser.add_argument(
+        "--b-tree", type=Path, default=None, help="also serve the orders of this checkout (A/B)"
+    )
     args = parser.parse_args()
     async with throwaway_database("ticketing_onsale") as database_url:
         seeded = await seed(database_url, [0])
@@ -347,6 +389,11 @@ async def main() -> None:
             )
             done = asyncio.Event()
             sampler = asyncio.create_task(sample(database_url, loads[:2], done))
+            vacuums = (
+                asyncio.create_task(vacuum(database_url, args.vacuum_seconds, done))
+                if args.vacuum_seconds > 0
+                else None
+            )
             async with contextlib.AsyncExitStack() as stack:
                 connections = await connections_to(stack, service, seeded.key, args.clients)
                 while any(load.buyers for load in loads[:2]):
@@ -355,6 +402,7 @@ async def main() -> None:
                             await serve_buyers(load, connections, args.slice)
             done.set()
             samples = await sampler
+            vacuumed = await vacuums if vacuums is not None else 0
             problems = await check_final(database_url, loads[:2])
             print_loads(loads)
             print(
@@ -362,32 +410,54 @@ async def main() -> None:
                 + (f" {samples.broken[:3]}" if samples.broken else "")
             )
             print("final checks:", problems or "all hold")
+            print(f"VACUUM (ANALYZE) runs during the loads: {vacuumed}")
 
-            phases: dict[str, list[Phase]] = {"floor": [], "orders": []}
+            phases: dict[str, list[Phase]] = {"floor": [], "orders": [], "orders (B)": []}
             slice_seconds = args.floor_seconds / args.rounds
             async with contextlib.AsyncExitStack() as stack:
                 to_floor = await connections_to(
                     stack, running.ports["floor"], seeded.key, args.clients
                 )
                 to_service = await connections_to(stack, service, seeded.key, args.clients)
+                to_b = []
+                if args.b_tree is not None:
+                    b_port = free_port()
+                    b_log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-b-{b_port}.log"
+                    b_tree = str(args.b_tree.resolve())
+                    await stack.enter_async_context(
+                        run_server(
+                            server_command("service", b_port, args.workers),
+                            b_port,
+                            b_log,
+                            environment={"PYTHONPATH": b_tree},
+                            cwd=args.b_tree.resolve(),
+                        )
+                    )
+                    to_b = await connections_to(stack, b_port, seeded.key, args.clients)
                 order = one_ticket_order(loads[2].slots[0])
                 write = floor_write(counter)
                 await run_phase("warm-up", to_floor, 1.0, write)
                 await run_phase("warm-up", to_service, 1.0, order)
+                if to_b:
+                    await run_phase("warm-up", to_b, 1.0, order)
                 for _ in range(args.rounds):
                     phases["floor"].append(await run_phase("floor", to_floor, slice_seconds, write))
                     phases["orders"].append(
                         await run_phase("orders", to_service, slice_seconds, order)
                     )
+                    if to_b:
+                        phases["orders (B)"].append(
+                            await run_phase("orders (B)", to_b, slice_seconds, order)
+                        )
             deadlocks = await admin.fetchval(DEADLOCKS) - deadlocks_before
             await admin.close()
-        floor, orders = (
+        floor, orders, b_orders = (
             figure(
                 Phase(
                     name,
                     [x for phase in found for x in phase.latencies],
                     sum(phase.errors for phase in found),
-                    sum(phase.seconds for phase in found),
+                    sum(phase.seconds for phase in found) or 1.0,
                 )
             )
             for name, found in phases.items()
@@ -401,6 +471,13 @@ async def main() -> None:
             f"p99 {orders.p99_ms:.1f} ms, errors {orders.errors}; "
             f"x floor {orders.rate / floor.rate:.2f}"
         )
+        if args.b_tree is not None:
+            print(
+                f"the same from {args.b_tree}: {b_orders.rate:.0f}/s p50 {b_orders.p50_ms:.1f} ms "
+                f"p99 {b_orders.p99_ms:.1f} ms, errors {b_orders.errors}; "
+                f"x floor {b_orders.rate / floor.rate:.2f}; this checkout / it "
+                f"{orders.rate / b_orders.rate:.2f}"
+            )
         errors = sum(
             count
             for load in loads[:2]

@@ -94,17 +94,19 @@ async def running(
     *,
     access_log: bool = True,
     environment: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> AsyncIterator[int]:
     """Run a server until the block ends; yields its process id once it answers. Without
     ``access_log`` the service logs no line per request (``TICKETING_ACCESS_LOG=0``): for benches
     that compare request kinds of the service with each other rather than with the floor.
-    ``environment``: more variables for the server (an A/B of a setting)."""
+    ``environment``: more variables for the server (an A/B of a setting); ``cwd``: its working
+    directory (the server imports the project from there first: another checkout, for an A/B)."""
     env = {**os.environ, **(environment or {})}
     if not access_log:
         env["TICKETING_ACCESS_LOG"] = "0"
     with log.open("wb") as output:
         process = await asyncio.create_subprocess_exec(
-            *command, env=env, stdout=output, stderr=output, start_new_session=True
+            *command, env=env, stdout=output, stderr=output, start_new_session=True, cwd=cwd
         )
         try:
             await wait_until_serving(f"http://127.0.0.1:{port}", process)

@@ -20,6 +20,8 @@ from typing import Any
 from piccolo.querystring import QueryString
 from piccolo.table import Table
 
+from db.rows import postgres
+
 STATUS = "status"
 FOLD_ABOVE = 32
 """Rows per event beyond which a read folds them (:meth:`Counts.fold`)."""
@@ -65,7 +67,7 @@ class Counts:
         """Fold the event's counts when a read of :meth:`total` found them spread over more
         than :data:`FOLD_ABOVE` rows."""
         event_id = equalities.get("event_id")
-        if shards > FOLD_ABOVE and event_id is not None and _is_postgres(table):
+        if shards > FOLD_ABOVE and event_id is not None and postgres():
             fold = self.fold(event_id)
             await table.raw(fold.template, *fold.args)
 
@@ -106,7 +108,3 @@ class Counts:
 
 def _keys(equalities: Mapping[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in equalities.items() if name != STATUS}
-
-
-def _is_postgres(table: type[Table]) -> bool:
-    return table._meta.db.engine_type != "sqlite"

@@ -24,6 +24,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from db.lists import in_list
+from db.rows import postgres
 from db.tables import WebhookDelivery
 from db.transactions import transaction
 
@@ -35,10 +36,6 @@ TARGET_COLUMNS = (
     "w.previous_secret_expires_at AS previous_secret_expires_at, w.active AS active, "
     "e.event_type AS event_type, e.payload AS payload, e.created_at AS occurred_at"
 )
-
-
-def _postgres() -> bool:
-    return WebhookDelivery._meta.db.engine_type != "sqlite"
 
 
 async def _sql(template: str, *args: Any) -> list[dict[str, Any]]:
@@ -140,7 +137,7 @@ async def take_due(
         "SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries "
         f"WHERE {HANDED_OUT} GROUP BY webhook_id"
     )
-    if _postgres():
+    if postgres():
         return await _sql(
             f"WITH busy AS ({handed_out}), picked AS (SELECT d.id FROM webhooks AS w "
             "LEFT JOIN busy AS b ON b.webhook_id = w.id CROSS JOIN LATERAL ("
@@ -168,7 +165,7 @@ async def release(delivery_ids: Sequence[UUID], now: datetime) -> None:
     """Make leased deliveries due again (their hand-over failed), unless an attempt began."""
     if not delivery_ids:
         return
-    ids = in_list("id", list(delivery_ids), WebhookDelivery)
+    ids = in_list("id", list(delivery_ids))
     await _sql(
         "UPDATE webhook_deliveries SET next_attempt_at = {}, dispatched_at = NULL "
         f"WHERE {ids.template} AND status = 'pending' AND attempt_started_at IS NULL",
@@ -210,7 +207,7 @@ async def claim(
     found: dict[tuple[UUID, UUID], Claimed] = {}
     if not pairs:
         return []
-    if _postgres():
+    if postgres():
         rows = await _sql(
             f"{claim_sql}FROM webhooks AS w, outbox_events AS e, "
             "(SELECT DISTINCT * FROM unnest({}::uuid[], {}::uuid[])) AS p(event_id, webhook_id) "
@@ -315,7 +312,7 @@ async def record(outcomes: Sequence[Outcome], now: datetime) -> list[bool]:
     if not outcomes:
         return []
     disable = "UPDATE webhooks SET active = FALSE, disabled_reason = {} WHERE id = "
-    if _postgres():
+    if postgres():
         columns = list(zip(*[_outcome_values(outcome) for outcome in outcomes], strict=True))
         rows = await _sql(
             "WITH o AS (SELECT * FROM unnest({}::uuid[], {}::integer[], {}::text[], "

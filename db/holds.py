@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from db.rows import postgres
 from db.tables import Hold, Timeslot
 from db.transactions import transaction
 
@@ -38,10 +39,6 @@ LAPSED = (
     "AND h.status = 'active' AND h.expires_at <= {})"
 )
 """The places of the timeslot ``t``'s holds that expired and are not marked yet."""
-
-
-def _sqlite() -> bool:
-    return Hold._meta.db.engine_type == "sqlite"
 
 
 async def take(
@@ -55,7 +52,7 @@ async def take(
 ) -> dict[str, Any] | None:
     """A new active hold of ``quantity`` places (``tickets`` its JSON), or ``None`` when the
     timeslot (of the organization) has fewer places left."""
-    if _sqlite():
+    if not postgres():
         async with transaction():
             taken = await Timeslot.raw(
                 "UPDATE timeslots SET held = held + {} WHERE id = {} AND organization_id = {} "
@@ -110,7 +107,7 @@ async def reclaim(timeslot_id: UUID, now: datetime) -> int:
     """Mark the timeslot's lapsed holds ``expired`` and give their places back; the number of
     places given back. Holds that another transaction has locked (converting or releasing them)
     are left to it."""
-    if _sqlite():
+    if not postgres():
         async with transaction():
             lapsed: list[dict[str, Any]] = await Hold.raw(
                 "UPDATE holds SET status = 'expired', updated_at = {} WHERE event_timeslot_id = {} "
@@ -185,7 +182,7 @@ async def convert(
 async def release(organization_id: UUID, hold_id: UUID, now: datetime) -> dict[str, Any] | None:
     """Mark the hold released if its row is active (also when it has lapsed) and give its
     places back, in one statement; ``None`` when its row was not active."""
-    if _sqlite():
+    if not postgres():
         async with transaction():
             rows = await Hold.raw(
                 "UPDATE holds SET status = 'released', updated_at = {} WHERE id = {} "
@@ -258,7 +255,7 @@ async def sale(
     With ``lock`` (PostgreSQL) the timeslot is key-share and the ticket types share locked, as
     ``app.services.sellable`` explains."""
     placeholders = ", ".join("{}" for _ in ticket_type_ids) or "NULL"
-    locks = "" if _sqlite() or not lock else " FOR KEY SHARE OF t FOR SHARE OF tt"
+    locks = " FOR KEY SHARE OF t FOR SHARE OF tt" if lock and postgres() else ""
     rows: list[dict[str, Any]] = await Timeslot.raw(
         "SELECT t.event_id, t.total_available, t.sold, t.held, tt.id AS ticket_type_id, "
         "tt.price, tt.swappable, (NOT EXISTS (SELECT 1 FROM timeslot_ticket_types l "

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
+from db.rows import postgres
 from db.tables import Organization
 
 PRUNE_CHUNK = 1000
@@ -29,10 +30,6 @@ class StoredAnswer:
     body: bytes
 
 
-def _postgres() -> bool:
-    return Organization._meta.db.engine_type != "sqlite"
-
-
 async def _sql(template: str, *args: Any) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = await Organization.raw(template, *args)
     return rows
@@ -48,7 +45,7 @@ async def lock(credential: str, key: str) -> bool:
     the service takes the database's write lock when it begins (``BEGIN IMMEDIATE``), so the
     request's transaction already excludes every other; nothing more to take.
     """
-    if not _postgres():
+    if not postgres():
         return True
     rows = await _sql(
         "SELECT pg_try_advisory_xact_lock(hashtextextended({}, 0)) AS locked",

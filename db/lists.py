@@ -32,6 +32,8 @@ from piccolo.engine.sqlite import SQLiteEngine
 from piccolo.querystring import QueryString
 from piccolo.table import Table
 
+from db.rows import postgres
+
 Row = dict[str, Any]
 
 
@@ -78,35 +80,28 @@ def _all(conditions: Sequence[QueryString]) -> QueryString:
     return compose(" AND ".join(["{}"] * len(conditions)), *conditions)
 
 
-def _is_postgres(table: type[Table]) -> bool:
-    return table._meta.db.engine_type != "sqlite"
-
-
-def in_list(column: str, values: Sequence[Any], table: type[Table]) -> QueryString:
+def in_list(column: str, values: Sequence[Any]) -> QueryString:
     """``column`` is one of ``values`` (one array parameter on PostgreSQL)."""
-    if _is_postgres(table):
+    if postgres():
         return QueryString(f'"{column}" = ANY({{}})', list(values))
     placeholders = ", ".join(["{}"] * len(values))
     return QueryString(f'"{column}" IN ({placeholders})', *values)
 
 
-def lowered(table: type[Table], column: str) -> str:
+def lowered(column: str) -> str:
     """``column`` lower-cased and compared byte-wise: the expression of a case-insensitive name
     index (``COLLATE "C"`` on PostgreSQL; SQLite compares byte-wise anyway)."""
-    if _is_postgres(table):
+    if postgres():
         return f'lower("{column}") COLLATE "C"'
     return f'lower("{column}")'
 
 
-def starts_with(table: type[Table], column: str, prefix: str) -> QueryString:
+def starts_with(column: str, prefix: str) -> QueryString:
     """:func:`lowered` ``column`` starts with ``prefix``: a range of that expression, which an
     index on exactly it serves (and walks in order, when the list is sorted by it too). SQLite's
     ``lower`` folds ASCII only, so the prefix is folded alike."""
-    expression = lowered(table, column)
-    if _is_postgres(table):
-        low = prefix.lower()
-    else:
-        low = "".join(c.lower() if c.isascii() else c for c in prefix)
+    expression = lowered(column)
+    low = prefix.lower() if postgres() else "".join(c.lower() if c.isascii() else c for c in prefix)
     if not low or ord(low[-1]) == 0x10FFFF:
         return QueryString(f"{expression} >= {{}}", low)
     high = low[:-1] + chr(ord(low[-1]) + 1)
@@ -219,7 +214,7 @@ async def fetch_pages(
         return {}
     name = table._meta.tablename
     where = _all(conditions)
-    within = in_list(parent, ids, table)
+    within = in_list(parent, ids)
     counted = (
         totals(within)
         if totals is not None
@@ -230,7 +225,7 @@ async def fetch_pages(
             where,
         )
     )
-    if _is_postgres(table) and len(ids) == 1:
+    if postgres() and len(ids) == 1:
         # One parent (the page under a root lookup, GraphQL's commonest): the plain page, whose
         # plan PostgreSQL keeps, with the parent's total.
         one = await fetch_page(
@@ -242,7 +237,7 @@ async def fetch_pages(
             total=counted,
         )
         return {ids[0]: (one.rows, one.total)}
-    if _is_postgres(table):
+    if postgres():
         return _pages_by_parent(
             ids,
             await _rows(

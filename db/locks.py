@@ -10,6 +10,8 @@ from typing import Any, Literal, TypeVar
 
 from piccolo.query import Select
 
+from db.rows import postgres
+
 Strength = Literal["UPDATE", "NO KEY UPDATE", "SHARE", "KEY SHARE"]
 
 Q = TypeVar("Q", bound=Select[Any])
@@ -17,7 +19,6 @@ Q = TypeVar("Q", bound=Select[Any])
 
 def locked(query: Q, strength: Strength) -> Q:
     """``query`` with ``FOR <strength>`` of its table's rows, on PostgreSQL."""
-    table = query.table
-    if table._meta.db.engine_type == "sqlite":
+    if not postgres():
         return query
-    return query.lock_rows(strength, of=(table,))
+    return query.lock_rows(strength, of=(query.table,))

@@ -9,6 +9,7 @@ from datetime import datetime
 from decimal import Decimal
 from uuid import UUID
 
+from db.rows import postgres
 from db.tables import Order
 
 ORDER_WRITE = (
@@ -19,7 +20,7 @@ ORDER_WRITE = (
 
 def writes_at_once() -> bool:
     """Whether an order can be written in one statement (:func:`write_at_once`)."""
-    return Order._meta.db.engine_type != "sqlite"
+    return postgres()
 
 
 class NotWritten(Exception):

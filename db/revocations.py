@@ -20,11 +20,8 @@ from typing import Any
 from uuid import UUID
 
 from app.timeutil import as_utc, utcnow
+from db.rows import postgres
 from db.tables import TicketRevocation
-
-
-def _postgres() -> bool:
-    return TicketRevocation._meta.db.engine_type != "sqlite"
 
 
 def _lock_name(event_id: UUID) -> str:
@@ -41,7 +38,7 @@ async def record(
     if not entries:
         return
     ids = [uuid.uuid4() for _ in entries]
-    if _postgres():
+    if postgres():
         await TicketRevocation.raw(
             "INSERT INTO ticket_revocations "
             "(id, organization_id, event_id, ticket_id, reason, kid, revoked_at) "
@@ -78,7 +75,7 @@ async def record(
 async def horizon(event_id: UUID) -> datetime:
     """The time up to which the event's revocations are all committed; call inside a
     transaction (on SQLite, a write one), then read with :func:`between` in it."""
-    if _postgres():
+    if postgres():
         rows = await TicketRevocation.raw(
             "SELECT clock_timestamp() AS now "
             "FROM (SELECT pg_advisory_xact_lock_shared(hashtextextended({}, 0))) AS l",

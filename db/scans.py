@@ -16,24 +16,20 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from db.rows import Columns
+from db.rows import Columns, postgres
 from db.tables import Scan, Scanner, Ticket
 
 Row = dict[str, Any]
 
 
-def _postgres() -> bool:
-    return Scan._meta.db.engine_type != "sqlite"
-
-
 def _cast(kind: str) -> str:
     """A parameter's type on PostgreSQL (which cannot always infer it); nothing on SQLite."""
-    return f"::{kind}" if _postgres() else ""
+    return f"::{kind}" if postgres() else ""
 
 
 def _in(column: str, values: Sequence[Any], kind: str) -> tuple[str, list[Any]]:
     """``column`` is one of ``values`` (one array parameter on PostgreSQL)."""
-    if _postgres():
+    if postgres():
         return f"{column} = ANY({{}}::{kind}[])", [list(values)]
     return f"{column} IN ({', '.join(['{}'] * len(values))})", list(values)
 
@@ -244,7 +240,7 @@ async def apply(organization_id: UUID, changes: Sequence[Change], now: datetime)
         [[getattr(change, name) for name in names] for change in changes]
     )
     ids = [change.id for change in changes]
-    if _postgres():
+    if postgres():
         shard = f"pg_backend_pid() % {COUNTER_SHARDS}"
         written = "(SELECT v.* FROM v JOIN changed ON changed.id = v.id) AS v"
         rows = await Ticket.raw(
@@ -347,7 +343,7 @@ _CONTEXT_SCANNER = (
 def writes_at_once() -> bool:
     """Whether a single scan can be read and written in two statements (:func:`context`,
     :func:`write_one`): PostgreSQL, whose ``scan_write`` function commits a scan by itself."""
-    return _postgres()
+    return postgres()
 
 
 async def context(
@@ -392,11 +388,12 @@ async def write_one(
     log: Row,
     change: Change | None,
     event: tuple[UUID, str, str] | None,
-    notify: str,
+    notify: str | None,
 ) -> bool:
     """Write one decided scan with ``scan_write`` (one statement, committed by itself; see its
     migration, 2026-11-26T12:30): the log row ``log``, the ticket's ``change`` and its attendance,
-    the outbox ``event`` (id, type, JSON payload) with a ``NOTIFY`` on ``notify``. False when the
+    the outbox ``event`` (id, type, JSON payload) with a ``NOTIFY`` on ``notify`` (none when
+    None; migration 2026-11-26T14:20). False when the
     nonce was used before (nothing written); :class:`TicketChanged` when the ticket changed since
     it was read (nothing written)."""
     changed = change or Change(UUID(int=0), UUID(int=0), UUID(int=0), "", False, None)

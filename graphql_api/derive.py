@@ -146,6 +146,10 @@ def input_type(
     return graphql_input
 
 
+INPUT_OF = "__input_of__"
+"""The attribute of an :func:`input_class`: its Struct and the fields the class declares."""
+
+
 def input_class(
     struct: type[msgspec.Struct], *, description: str | None = None
 ) -> Callable[[C], C]:
@@ -156,6 +160,8 @@ def input_class(
 
     def decorate(cls: C) -> C:
         extra = inspect.get_annotations(cls, eval_str=True) or None
-        return cast(C, input_type(struct, name=cls.__name__, description=description, extra=extra))
+        graphql_input = input_type(struct, name=cls.__name__, description=description, extra=extra)
+        setattr(graphql_input, INPUT_OF, (struct, tuple(extra or ())))
+        return cast(C, graphql_input)
 
     return decorate

@@ -33,7 +33,7 @@ from app.schemas.scanners import (
 )
 from app.schemas.scanning import BatchScan, BatchScanItem
 from app.schemas.webhooks import WebhookUpdate
-from graphql_api.derive import input_class
+from graphql_api.derive import INPUT_OF, input_class
 
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -55,6 +55,13 @@ def to_struct(value: Any, struct: type[S], *, exclude: tuple[str, ...] = ()) -> 
     """The service input ``struct`` built from a GraphQL input, minus the ``exclude`` fields."""
     data = {k: v for k, v in _plain(value).items() if k not in exclude}
     return convert(data, struct)
+
+
+def body_of(value: Any) -> Any:
+    """The service input Struct that ``value``'s class (an ``input_class``) was made from, built
+    from its fields but the ones the class declares itself (the ids a resolver reads by name)."""
+    struct, own = getattr(type(value), INPUT_OF)
+    return to_struct(value, struct, exclude=own)
 
 
 @input_class(EventCreate)

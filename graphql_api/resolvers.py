@@ -13,25 +13,9 @@ import strawberry
 
 from app.ids import parse_id
 from app.resources import Resource
-from app.schemas.events import (
-    EventCreate,
-    EventUpdate,
-    TicketTypeCreate,
-    TicketTypeUpdate,
-    TimeslotCreate,
-    TimeslotUpdate,
-)
-from app.schemas.holds import HoldCreate
-from app.schemas.orders import OrderCreate, RefundCreate
-from app.schemas.scanners import (
-    ScannerCreate,
-    ScannerProfileCreate,
-    ScannerProfileUpdate,
-    ScannerUpdate,
-)
-from app.schemas.scanning import BatchScan, BatchScanResults, CodeScan, TicketScan
+from app.schemas.scanning import BatchScanResults, CodeScan, TicketScan
 from app.schemas.webhook_events import SUBSCRIBABLE, WebhookTest, data_shape
-from app.schemas.webhooks import WebhookCreate, WebhookUpdate
+from app.schemas.webhooks import WebhookCreate
 from app.services import (
     events,
     holds,
@@ -73,6 +57,7 @@ from graphql_api.inputs import (
     UpdateTicketTypeInput,
     UpdateTimeslotInput,
     UpdateWebhookInput,
+    body_of,
     to_struct,
 )
 from graphql_api.lists import root_list
@@ -207,7 +192,7 @@ class Mutation:
         "that item's `status: not_found`.",
     )
     async def scan_tickets(self, info: Info, input: ScanTicketsInput) -> ScanBatch | None:
-        data = to_struct(input, BatchScan)
+        data = body_of(input)
         results = await scanning.scan_tickets(principal_of(info), data)
         return BatchScanResults(results=results)
 
@@ -232,7 +217,7 @@ class Mutation:
     )
     async def update_webhook(self, info: Info, input: UpdateWebhookInput) -> Webhook | None:
         webhook_id = parse_id(input.id, "id")
-        data = to_struct(input, WebhookUpdate, exclude=("id",))
+        data = body_of(input)
         settings = settings_of(info)
         return await webhooks.update_webhook(principal_of(info), webhook_id, data, settings)
 
@@ -275,20 +260,20 @@ class Mutation:
 
     @mutation(scanners.create_scanner)
     async def create_scanner(self, info: Info, input: CreateScannerInput) -> Scanner | None:
-        data = to_struct(input, ScannerCreate)
+        data = body_of(input)
         return await scanners.create_scanner(principal_of(info), data)
 
     @mutation(scanners.update_scanner, "Only the fields sent are changed.")
     async def update_scanner(self, info: Info, input: UpdateScannerInput) -> Scanner | None:
         scanner_id = parse_id(input.id, "id")
-        data = to_struct(input, ScannerUpdate, exclude=("id",))
+        data = body_of(input)
         return await scanners.update_scanner(principal_of(info), scanner_id, data)
 
     @mutation(scanners.create_profile)
     async def create_scanner_profile(
         self, info: Info, input: CreateScannerProfileInput
     ) -> ScannerProfile | None:
-        data = to_struct(input, ScannerProfileCreate)
+        data = body_of(input)
         return await scanners.create_profile(principal_of(info), data)
 
     @mutation(scanners.update_profile, "Only the fields sent are changed.")
@@ -296,18 +281,18 @@ class Mutation:
         self, info: Info, input: UpdateScannerProfileInput
     ) -> ScannerProfile | None:
         profile_id = parse_id(input.id, "id")
-        data = to_struct(input, ScannerProfileUpdate, exclude=("id",))
+        data = body_of(input)
         return await scanners.update_profile(principal_of(info), profile_id, data)
 
     @mutation(events.create_event)
     async def create_event(self, info: Info, input: CreateEventInput) -> Event | None:
-        data = to_struct(input, EventCreate)
+        data = body_of(input)
         return await events.create_event(principal_of(info), data)
 
     @mutation(events.update_event, "Only the fields sent are changed.")
     async def update_event(self, info: Info, input: UpdateEventInput) -> Event | None:
         event_id = parse_id(input.id, "id")
-        data = to_struct(input, EventUpdate, exclude=("id",))
+        data = body_of(input)
         return await events.update_event(principal_of(info), event_id, data)
 
     @mutation(ticket_types.create_ticket_type)
@@ -315,13 +300,13 @@ class Mutation:
         self, info: Info, input: CreateTicketTypeInput
     ) -> TicketType | None:
         event_id = parse_id(input.event_id, "event_id")
-        data = to_struct(input, TicketTypeCreate, exclude=("event_id",))
+        data = body_of(input)
         return await ticket_types.create_ticket_type(principal_of(info), event_id, data)
 
     @mutation(timeslots.create_timeslot)
     async def create_timeslot(self, info: Info, input: CreateTimeslotInput) -> Timeslot | None:
         event_id = parse_id(input.event_id, "event_id")
-        data = to_struct(input, TimeslotCreate, exclude=("event_id",))
+        data = body_of(input)
         return await timeslots.create_timeslot(principal_of(info), event_id, data)
 
     @mutation(
@@ -333,7 +318,7 @@ class Mutation:
         self, info: Info, input: UpdateTicketTypeInput
     ) -> TicketType | None:
         ticket_type_id = parse_id(input.id, "id")
-        data = to_struct(input, TicketTypeUpdate, exclude=("id",))
+        data = body_of(input)
         return await ticket_types.update_ticket_type(principal_of(info), ticket_type_id, data)
 
     @mutation(
@@ -351,7 +336,7 @@ class Mutation:
     )
     async def update_timeslot(self, info: Info, input: UpdateTimeslotInput) -> Timeslot | None:
         timeslot_id = parse_id(input.id, "id")
-        data = to_struct(input, TimeslotUpdate, exclude=("id",))
+        data = body_of(input)
         return await timeslots.update_timeslot(principal_of(info), timeslot_id, data)
 
     @mutation(
@@ -369,7 +354,7 @@ class Mutation:
         "when the hold is converted, released or expired.",
     )
     async def place_order(self, info: Info, input: PlaceOrderInput) -> Order | None:
-        data = to_struct(input, OrderCreate)
+        data = body_of(input)
         return await orders.place_order(principal_of(info), data)
 
     @mutation(
@@ -377,7 +362,7 @@ class Mutation:
         "Keeps places of a timeslot until `expiresAt`; CONFLICT (sold out) when fewer are left.",
     )
     async def create_hold(self, info: Info, input: CreateHoldInput) -> Hold | None:
-        data = to_struct(input, HoldCreate)
+        data = body_of(input)
         return await holds.create_hold(principal_of(info), data)
 
     @mutation(
@@ -418,7 +403,7 @@ class Mutation:
     @mutation(orders.refund_order, "CONFLICT when the refunds would exceed totalPrice.")
     async def refund_order(self, info: Info, input: RefundOrderInput) -> Order | None:
         order_id = parse_id(input.id, "id")
-        data = to_struct(input, RefundCreate, exclude=("id",))
+        data = body_of(input)
         return await orders.refund_order(principal_of(info), order_id, data)
 
     @mutation(tickets.cancel_ticket, "Idempotent.")

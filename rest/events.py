@@ -6,29 +6,16 @@ from typing import Annotated
 
 from litestar import Controller, delete, get, patch, post
 from litestar.di import NamedDependency
-from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.params import PathParameter, QueryParameter
 
 from app.ids import parse_id
 from app.principal import Principal
-from app.schemas.attendance import Attendance
-from app.schemas.events import (
-    Deleted,
-    Event,
-    EventCreate,
-    EventUpdate,
-    TicketType,
-    TicketTypeCreate,
-    TicketTypeUpdate,
-    Timeslot,
-    TimeslotCreate,
-    TimeslotUpdate,
-)
-from app.schemas.holds import Availability
-from app.schemas.scan_keys import Revocations, ScanKey, ScanKeys
+from app.schemas.scan_keys import Revocations, ScanKey
 from app.services import attendance, availability, events, scan_keys, ticket_types, timeslots
 from app.timeutil import parse_timestamp
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
+from rest.service_routes import record_route, service_route
 
 KidPath = Annotated[
     str, PathParameter(description="The key's `kid` (base64url of 8 bytes, 11 characters)")
@@ -49,70 +36,43 @@ class EventController(Controller):
 
     list_events = list_route(events.EVENTS, "/", "list_events", "List events")
 
-    @post(
-        "/",
-        **operation("Create an event", service=events.create_event, errors=(400, 403, 413, 415)),
-    )
-    async def create_event(
-        self, principal: NamedDependency[Principal], data: JSONBody[EventCreate]
-    ) -> Event:
-        return await events.create_event(principal, data)
+    create_event = service_route(post, "/", "create_event", events.create_event, "Create an event")
 
-    @get(
-        "/{event_id:str}",
-        **operation("Get an event", service=events.EVENTS, errors=(400, 403, 404)),
-    )
-    async def get_event(self, principal: NamedDependency[Principal], event_id: IdPath) -> Event:
-        return await events.EVENTS.get(principal, parse_id(event_id, "event_id"))
+    get_event = record_route(events.EVENTS, "/{event_id:str}", "get_event", "Get an event")
 
-    @get(
+    get_attendance = service_route(
+        get,
         "/{event_id:str}/attendance",
-        **operation(
-            "Get an event's attendance",
-            service=attendance.event_attendance,
-            errors=(400, 403, 404),
-            text="Tickets ever admitted, inside now, and valid entry and exit scans, in total "
-            "and per timeslot; exact, and read from counters the scans keep.",
-        ),
+        "get_attendance",
+        attendance.event_attendance,
+        "Get an event's attendance",
+        text="Tickets ever admitted, inside now, and valid entry and exit scans, in total "
+        "and per timeslot; exact, and read from counters the scans keep.",
     )
-    async def get_attendance(
-        self, principal: NamedDependency[Principal], event_id: IdPath
-    ) -> Attendance:
-        return await attendance.event_attendance(principal, parse_id(event_id, "event_id"))
 
-    @get(
+    list_scan_keys = service_route(
+        get,
         "/{event_id:str}/scan-keys",
-        **operation(
-            "List an event's scan keys",
-            service=scan_keys.event_keys,
-            errors=(400, 403, 404),
-            text="The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest "
-            "first, retired ones included (refuse codes of a key whose `retired_at` is set). The "
-            "event's first key is made on first use. Format and test vectors: "
-            "docs/signed-codes.md.",
-        ),
+        "list_scan_keys",
+        scan_keys.event_keys,
+        "List an event's scan keys",
+        text="The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest "
+        "first, retired ones included (refuse codes of a key whose `retired_at` is set). The "
+        "event's first key is made on first use. Format and test vectors: "
+        "docs/signed-codes.md.",
     )
-    async def list_scan_keys(
-        self, principal: NamedDependency[Principal], event_id: IdPath
-    ) -> ScanKeys:
-        return await scan_keys.event_keys(principal, parse_id(event_id, "event_id"))
 
-    @post(
+    rotate_scan_key = service_route(
+        post,
         "/{event_id:str}/scan-keys/rotate",
+        "rotate_scan_key",
+        scan_keys.rotate_key,
+        "Rotate an event's scan key",
         status_code=201,
-        **operation(
-            "Rotate an event's scan key",
-            service=scan_keys.rotate_key,
-            errors=(400, 403, 404),
-            text="Adds a key, which signs the codes of the tickets written from then on (every "
-            "process uses it within 30 seconds); codes signed earlier stay good until their key "
-            "is retired.",
-        ),
+        text="Adds a key, which signs the codes of the tickets written from then on (every "
+        "process uses it within 30 seconds); codes signed earlier stay good until their key "
+        "is retired.",
     )
-    async def rotate_scan_key(
-        self, principal: NamedDependency[Principal], event_id: IdPath
-    ) -> ScanKey:
-        return await scan_keys.rotate_key(principal, parse_id(event_id, "event_id"))
 
     @post(
         "/{event_id:str}/scan-keys/{kid:str}/retire",
@@ -150,38 +110,25 @@ class EventController(Controller):
         parsed = None if since is None else parse_timestamp(since, "since")
         return await scan_keys.event_revocations(principal, parse_id(event_id, "event_id"), parsed)
 
-    @get(
+    get_availability = service_route(
+        get,
         "/{event_id:str}/availability",
-        **operation(
-            "What each timeslot has left",
-            service=availability.event_availability,
-            errors=(400, 403, 404),
-            text="Per timeslot, by start: its capacity, the tickets sold (not cancelled, of "
-            "orders not cancelled), the places held by active holds that have not expired, "
-            "and what is available. Exact when read.",
-        ),
+        "get_availability",
+        availability.event_availability,
+        "What each timeslot has left",
+        text="Per timeslot, by start: its capacity, the tickets sold (not cancelled, of "
+        "orders not cancelled), the places held by active holds that have not expired, "
+        "and what is available. Exact when read.",
     )
-    async def get_availability(
-        self, principal: NamedDependency[Principal], event_id: IdPath
-    ) -> Availability:
-        return await availability.event_availability(principal, parse_id(event_id, "event_id"))
 
-    @patch(
+    update_event = service_route(
+        patch,
         "/{event_id:str}",
-        **operation(
-            "Update an event",
-            service=events.update_event,
-            errors=(400, 403, 404, 413, 415),
-            text="Only the fields sent are changed.",
-        ),
+        "update_event",
+        events.update_event,
+        "Update an event",
+        text="Only the fields sent are changed.",
     )
-    async def update_event(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        data: JSONBody[EventUpdate],
-    ) -> Event:
-        return await events.update_event(principal, parse_id(event_id, "event_id"), data)
 
     list_ticket_types = list_route(
         ticket_types.TICKET_TYPES,
@@ -191,69 +138,37 @@ class EventController(Controller):
         within="event_id",
     )
 
-    @post(
+    create_ticket_type = service_route(
+        post,
         "/{event_id:str}/ticket_types",
-        **operation(
-            "Create a ticket type",
-            service=ticket_types.create_ticket_type,
-            errors=(400, 403, 404, 413, 415),
-        ),
+        "create_ticket_type",
+        ticket_types.create_ticket_type,
+        "Create a ticket type",
     )
-    async def create_ticket_type(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        data: JSONBody[TicketTypeCreate],
-    ) -> TicketType:
-        return await ticket_types.create_ticket_type(
-            principal, parse_id(event_id, "event_id"), data
-        )
 
-    @patch(
+    update_ticket_type = service_route(
+        patch,
         "/{event_id:str}/ticket_types/{ticket_type_id:str}",
-        **operation(
-            "Update a ticket type",
-            service=ticket_types.update_ticket_type,
-            errors=(400, 403, 404, 413, 415),
-            text="Only the fields sent are changed. A new `price` applies to orders placed from "
-            "then on; a new `swappable` also applies to the ticket type's tickets that are not "
-            "cancelled (their `updated_at` moves).",
-        ),
+        "update_ticket_type",
+        ticket_types.update_ticket_type,
+        "Update a ticket type",
+        text="Only the fields sent are changed. A new `price` applies to orders placed from "
+        "then on; a new `swappable` also applies to the ticket type's tickets that are not "
+        "cancelled (their `updated_at` moves).",
     )
-    async def update_ticket_type(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        ticket_type_id: IdPath,
-        data: JSONBody[TicketTypeUpdate],
-    ) -> TicketType:
-        return await ticket_types.update_ticket_type(
-            principal,
-            parse_id(ticket_type_id, "ticket_type_id"),
-            data,
-            event_id=parse_id(event_id, "event_id"),
-        )
 
-    @delete(
+    delete_ticket_type = service_route(
+        delete,
         "/{event_id:str}/ticket_types/{ticket_type_id:str}",
+        "delete_ticket_type",
+        ticket_types.delete_ticket_type,
+        "Delete a ticket type",
         status_code=200,
-        **operation(
-            "Delete a ticket type",
-            service=ticket_types.delete_ticket_type,
-            errors=(400, 403, 404, 409),
-            text="409 when tickets of it were ordered (cancelled ones too), when a scanner "
-            "profile names it, or when it is the only ticket type a timeslot sells; the "
-            "problem's `detail` says which.",
-        ),
+        errors=(409,),
+        text="409 when tickets of it were ordered (cancelled ones too), when a scanner "
+        "profile names it, or when it is the only ticket type a timeslot sells; the "
+        "problem's `detail` says which.",
     )
-    async def delete_ticket_type(
-        self, principal: NamedDependency[Principal], event_id: IdPath, ticket_type_id: IdPath
-    ) -> Deleted:
-        return await ticket_types.delete_ticket_type(
-            principal,
-            parse_id(ticket_type_id, "ticket_type_id"),
-            event_id=parse_id(event_id, "event_id"),
-        )
 
     list_timeslots = list_route(
         timeslots.TIMESLOTS,
@@ -264,63 +179,34 @@ class EventController(Controller):
         text="`from` keeps timeslots starting at or after it, `until` those starting before it.",
     )
 
-    @post(
+    create_timeslot = service_route(
+        post,
         "/{event_id:str}/timeslots",
-        **operation(
-            "Create a timeslot",
-            service=timeslots.create_timeslot,
-            errors=(400, 403, 404, 413, 415),
-        ),
+        "create_timeslot",
+        timeslots.create_timeslot,
+        "Create a timeslot",
     )
-    async def create_timeslot(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        data: JSONBody[TimeslotCreate],
-    ) -> Timeslot:
-        return await timeslots.create_timeslot(principal, parse_id(event_id, "event_id"), data)
 
-    @patch(
+    update_timeslot = service_route(
+        patch,
         "/{event_id:str}/timeslots/{timeslot_id:str}",
-        **operation(
-            "Update a timeslot",
-            service=timeslots.update_timeslot,
-            errors=(400, 403, 404, 409, 413, 415),
-            text="Only the fields sent are changed; a sent `ticket_type_ids` replaces the list "
-            "(it governs new orders). 409 when `total_available` would go below the tickets "
-            "sold.",
-        ),
+        "update_timeslot",
+        timeslots.update_timeslot,
+        "Update a timeslot",
+        errors=(409,),
+        text="Only the fields sent are changed; a sent `ticket_type_ids` replaces the list "
+        "(it governs new orders). 409 when `total_available` would go below the tickets "
+        "sold.",
     )
-    async def update_timeslot(
-        self,
-        principal: NamedDependency[Principal],
-        event_id: IdPath,
-        timeslot_id: IdPath,
-        data: JSONBody[TimeslotUpdate],
-    ) -> Timeslot:
-        return await timeslots.update_timeslot(
-            principal,
-            parse_id(timeslot_id, "timeslot_id"),
-            data,
-            event_id=parse_id(event_id, "event_id"),
-        )
 
-    @delete(
+    delete_timeslot = service_route(
+        delete,
         "/{event_id:str}/timeslots/{timeslot_id:str}",
+        "delete_timeslot",
+        timeslots.delete_timeslot,
+        "Delete a timeslot",
         status_code=200,
-        **operation(
-            "Delete a timeslot",
-            service=timeslots.delete_timeslot,
-            errors=(400, 403, 404, 409),
-            text="409 when orders were placed for it (cancelled ones too), when places of it "
-            "are held, or when a scanner profile names it; the problem's `detail` says which.",
-        ),
+        errors=(409,),
+        text="409 when orders were placed for it (cancelled ones too), when places of it "
+        "are held, or when a scanner profile names it; the problem's `detail` says which.",
     )
-    async def delete_timeslot(
-        self, principal: NamedDependency[Principal], event_id: IdPath, timeslot_id: IdPath
-    ) -> Deleted:
-        return await timeslots.delete_timeslot(
-            principal,
-            parse_id(timeslot_id, "timeslot_id"),
-            event_id=parse_id(event_id, "event_id"),
-        )

@@ -27,10 +27,10 @@ from app.ids import parse_id
 from app.pagination import Page
 from app.principal import Principal
 from app.resources import Resource
-from app.signatures import signed
 from rest.csv_export import csv_stream, negotiate
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
+from rest.service_routes import as_written_here, caller_of_route
 
 _KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
 
@@ -53,13 +53,8 @@ def list_route(
     ``export``: the file name of the list's CSV export (``{id}`` is the parent's id); without
     it the list answers JSON only. ``options`` go to Litestar's ``get`` (e.g. ``tags``).
 
-    The handler is named as if written where this is called: in a ``Controller``'s body it is
-    a method (Litestar binds it to the controller, and orders a controller's routes by their
-    handlers' qualified names, which the OpenAPI document's order follows)."""
-    frame = inspect.currentframe()
-    caller = frame.f_back if frame is not None else None
-    assert caller is not None, "list_route reads where it is called from (CPython's frames)"
-    owner = caller.f_locals.get("__qualname__") if caller.f_locals is not caller.f_globals else None
+    The handler is named as if written where this is called
+    (``rest.service_routes.as_written_here``)."""
 
     async def handler(*_: Any, **given: Any) -> Any:
         request: Request[Principal, Any, Any] = given["request"]
@@ -81,12 +76,7 @@ def list_route(
     page: Any = Page  # Page[the record], a type made at run time
     returned = page[resource.record]
     parameters = [inspect.Parameter(key, _KEYWORD, annotation=a) for key, a in annotations.items()]
-    if owner is not None:
-        parameters.insert(0, inspect.Parameter("self", _KEYWORD))
-    signed(handler, parameters, returned)
-    handler.__name__ = name
-    handler.__qualname__ = f"{owner}.{name}" if owner is not None else name
-    handler.__module__ = caller.f_globals["__name__"]
+    as_written_here(handler, name, parameters, returned, caller_of_route())
     documented = operation(
         summary,
         service=resource,

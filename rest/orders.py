@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from litestar import Controller, get, post
-from litestar.di import NamedDependency
-from litestar.params import JSONBody
+from litestar import Controller, post
 
-from app.ids import parse_id
-from app.principal import Principal
-from app.schemas.orders import Order, OrderCreate, RefundCreate
 from app.services import orders
-from rest.docs import IdPath, operation
 from rest.list_routes import list_route
+from rest.service_routes import record_route, service_route
 
 
 class OrderController(Controller):
@@ -29,73 +24,51 @@ class OrderController(Controller):
         export="orders.csv",
     )
 
-    @post(
+    place_order = service_route(
+        post,
         "/",
-        **operation(
-            "Place an order",
-            service=orders.place_order,
-            errors=(400, 403, 404, 409, 413, 415),
-            text="Creates a pending order with valid tickets: outright (`event_id`, "
-            "`event_timeslot_id`, `tickets`), or from a hold (`hold_id`; `tickets` left out or "
-            "naming exactly the held ticket types), which takes the held places and converts the "
-            "hold. 409 `/problems/sold-out` when the timeslot has fewer places left than asked "
-            "for; 409 `/problems/hold-unavailable` when the hold expired, was released or "
-            "converted. Emits `order.created`.",
-        ),
+        "place_order",
+        orders.place_order,
+        "Place an order",
+        errors=(404, 409),
+        text="Creates a pending order with valid tickets: outright (`event_id`, "
+        "`event_timeslot_id`, `tickets`), or from a hold (`hold_id`; `tickets` left out or "
+        "naming exactly the held ticket types), which takes the held places and converts the "
+        "hold. 409 `/problems/sold-out` when the timeslot has fewer places left than asked "
+        "for; 409 `/problems/hold-unavailable` when the hold expired, was released or "
+        "converted. Emits `order.created`.",
     )
-    async def place_order(
-        self, principal: NamedDependency[Principal], data: JSONBody[OrderCreate]
-    ) -> Order:
-        return await orders.place_order(principal, data)
 
-    @get(
-        "/{order_id:str}",
-        **operation("Get an order", service=orders.ORDERS, errors=(400, 403, 404)),
-    )
-    async def get_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
-        return await orders.ORDERS.get(principal, parse_id(order_id, "order_id"))
+    get_order = record_route(orders.ORDERS, "/{order_id:str}", "get_order", "Get an order")
 
-    @post(
+    confirm_order = service_route(
+        post,
         "/{order_id:str}/confirm",
+        "confirm_order",
+        orders.confirm_order,
+        "Confirm payment of an order",
         status_code=200,
-        **operation(
-            "Confirm payment of an order",
-            service=orders.confirm_order,
-            errors=(400, 403, 404, 409),
-            text="Sets payed_at and emits `order.confirmed` once; "
-            "confirming again changes nothing.",
-        ),
+        errors=(409,),
+        text="Sets payed_at and emits `order.confirmed` once; confirming again changes nothing.",
     )
-    async def confirm_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
-        return await orders.confirm_order(principal, parse_id(order_id, "order_id"))
 
-    @post(
+    cancel_order = service_route(
+        post,
         "/{order_id:str}/cancel",
+        "cancel_order",
+        orders.cancel_order,
+        "Cancel an order and its tickets",
         status_code=200,
-        **operation(
-            "Cancel an order and its tickets",
-            service=orders.cancel_order,
-            errors=(400, 403, 404),
-            text="Idempotent; emits `ticket.cancelled` per ticket.",
-        ),
+        text="Idempotent; emits `ticket.cancelled` per ticket.",
     )
-    async def cancel_order(self, principal: NamedDependency[Principal], order_id: IdPath) -> Order:
-        return await orders.cancel_order(principal, parse_id(order_id, "order_id"))
 
-    @post(
+    refund_order = service_route(
+        post,
         "/{order_id:str}/refund",
+        "refund_order",
+        orders.refund_order,
+        "Refund part of an order",
         status_code=200,
-        **operation(
-            "Refund part of an order",
-            service=orders.refund_order,
-            errors=(400, 403, 404, 409, 415),
-            text="409 when the refunds would exceed total_price.",
-        ),
+        errors=(409,),
+        text="409 when the refunds would exceed total_price.",
     )
-    async def refund_order(
-        self,
-        principal: NamedDependency[Principal],
-        order_id: IdPath,
-        data: JSONBody[RefundCreate],
-    ) -> Order:
-        return await orders.refund_order(principal, parse_id(order_id, "order_id"), data)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from litestar import get, post
-from litestar.di import NamedDependency
+from litestar import post
 
-from app.ids import parse_id
-from app.principal import Principal
-from app.schemas.tickets import Ticket
 from app.services import tickets
-from rest.docs import IdPath, operation
 from rest.list_routes import list_route
+from rest.service_routes import record_route, service_route
 
 list_event_tickets = list_route(
     tickets.TICKETS,
@@ -26,28 +22,22 @@ list_event_tickets = list_route(
 )
 
 
-@get(
-    "/tickets/{ticket_id:str}",
-    tags=["tickets"],
-    **operation("Get a ticket", service=tickets.TICKETS, errors=(400, 403, 404)),
+get_ticket = record_route(
+    tickets.TICKETS, "/tickets/{ticket_id:str}", "get_ticket", "Get a ticket", tags=["tickets"]
 )
-async def get_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
-    return await tickets.TICKETS.get(principal, parse_id(ticket_id, "ticket_id"))
 
 
-@post(
+cancel_ticket = service_route(
+    post,
     "/tickets/{ticket_id:str}/cancel",
+    "cancel_ticket",
+    tickets.cancel_ticket,
+    "Cancel a ticket",
     status_code=200,
     tags=["tickets"],
-    **operation(
-        "Cancel a ticket",
-        service=tickets.cancel_ticket,
-        errors=(400, 403, 404),
-        text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
-    ),
+    errors=(400, 403, 404),
+    text="Gives the place back to the timeslot; idempotent; emits `ticket.cancelled`.",
 )
-async def cancel_ticket(principal: NamedDependency[Principal], ticket_id: IdPath) -> Ticket:
-    return await tickets.cancel_ticket(principal, parse_id(ticket_id, "ticket_id"))
 
 
 TICKET_ROUTES = [list_event_tickets, get_ticket, cancel_ticket]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import Controller, Request, delete, get, patch, post
+from litestar import Controller, Request, delete, patch, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
@@ -12,17 +12,15 @@ from app.ids import parse_id
 from app.principal import Principal
 from app.schemas.webhook_events import WebhookTest, data_shape
 from app.schemas.webhooks import (
-    DeliveryQueued,
     Webhook,
     WebhookCreate,
-    WebhookDeleted,
-    WebhookSecretRotated,
     WebhookUpdate,
     WebhookWithSecret,
 )
 from app.services import webhooks
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
+from rest.service_routes import record_route, service_route
 
 
 class WebhookController(Controller):
@@ -56,16 +54,9 @@ class WebhookController(Controller):
         text="Sort field: `created_at`.",
     )
 
-    @get(
-        "/{webhook_id:str}",
-        **operation(
-            "Get a webhook subscription", service=webhooks.WEBHOOKS, errors=(400, 403, 404)
-        ),
+    get_webhook = record_route(
+        webhooks.WEBHOOKS, "/{webhook_id:str}", "get_webhook", "Get a webhook subscription"
     )
-    async def get_webhook(
-        self, principal: NamedDependency[Principal], webhook_id: IdPath
-    ) -> Webhook:
-        return await webhooks.WEBHOOKS.get(principal, parse_id(webhook_id, "webhook_id"))
 
     @patch(
         "/{webhook_id:str}",
@@ -89,73 +80,54 @@ class WebhookController(Controller):
             principal, parse_id(webhook_id, "webhook_id"), data, settings
         )
 
-    @post(
+    test_webhook = service_route(
+        post,
         "/{webhook_id:str}/test",
+        "test_webhook",
+        webhooks.send_test_delivery,
+        "Send a test event to a webhook subscription",
         status_code=202,
-        **operation(
-            "Send a test event to a webhook subscription",
-            service=webhooks.send_test_delivery,
-            errors=(400, 403, 404, 409),
-            text=f"A `{WebhookTest.kind}` event `{{id, event_type, timestamp, data: "
-            f"{data_shape(WebhookTest)}}}` to this subscription only, whatever its event "
-            "types, signed like every delivery. "
-            "It shows in the delivery log; 409 when the subscription is disabled.",
-        ),
+        errors=(409,),
+        text=f"A `{WebhookTest.kind}` event `{{id, event_type, timestamp, data: "
+        f"{data_shape(WebhookTest)}}}` to this subscription only, whatever its event "
+        "types, signed like every delivery. "
+        "It shows in the delivery log; 409 when the subscription is disabled.",
     )
-    async def test_webhook(
-        self, principal: NamedDependency[Principal], webhook_id: IdPath
-    ) -> DeliveryQueued:
-        return await webhooks.send_test_delivery(principal, parse_id(webhook_id, "webhook_id"))
 
-    @post(
+    retry_webhook_delivery = service_route(
+        post,
         "/{webhook_id:str}/deliveries/{delivery_id:str}/retry",
+        "retry_webhook_delivery",
+        webhooks.retry_delivery,
+        "Retry a webhook delivery now",
         status_code=202,
-        **operation(
-            "Retry a webhook delivery now",
-            service=webhooks.retry_delivery,
-            errors=(400, 403, 404, 409),
-            text="A new attempt at once, whatever the delivery's status (failed and exhausted "
-            "ones too), with the same `webhook-id`; it is logged like every attempt. 409 when "
-            "the subscription is disabled or an attempt of the delivery is in flight.",
-        ),
+        errors=(409,),
+        text="A new attempt at once, whatever the delivery's status (failed and exhausted "
+        "ones too), with the same `webhook-id`; it is logged like every attempt. 409 when "
+        "the subscription is disabled or an attempt of the delivery is in flight.",
     )
-    async def retry_webhook_delivery(
-        self, principal: NamedDependency[Principal], webhook_id: IdPath, delivery_id: IdPath
-    ) -> DeliveryQueued:
-        return await webhooks.retry_delivery(
-            principal, parse_id(webhook_id, "webhook_id"), parse_id(delivery_id, "delivery_id")
-        )
 
-    @post(
+    rotate_webhook_secret = service_route(
+        post,
         "/{webhook_id:str}/rotate-secret",
+        "rotate_webhook_secret",
+        webhooks.rotate_secret,
+        "Rotate the signing secret of a webhook subscription",
         status_code=200,
-        **operation(
-            "Rotate the signing secret of a webhook subscription",
-            service=webhooks.rotate_secret,
-            errors=(400, 403, 404, 409),
-            text="The new `secret` is shown only here. Until `previous_secret_expires_at` "
-            "(24 hours) every delivery carries two signatures, the new secret's first.",
-        ),
+        errors=(409,),
+        text="The new `secret` is shown only here. Until `previous_secret_expires_at` "
+        "(24 hours) every delivery carries two signatures, the new secret's first.",
     )
-    async def rotate_webhook_secret(
-        self, principal: NamedDependency[Principal], webhook_id: IdPath
-    ) -> WebhookSecretRotated:
-        return await webhooks.rotate_secret(principal, parse_id(webhook_id, "webhook_id"))
 
-    @delete(
+    delete_webhook = service_route(
+        delete,
         "/{webhook_id:str}",
+        "delete_webhook",
+        webhooks.delete_webhook,
+        "Delete a webhook subscription",
         status_code=200,
-        **operation(
-            "Delete a webhook subscription",
-            service=webhooks.delete_webhook,
-            errors=(400, 403, 404),
-            text="Its pending deliveries are dropped.",
-        ),
+        text="Its pending deliveries are dropped.",
     )
-    async def delete_webhook(
-        self, principal: NamedDependency[Principal], webhook_id: IdPath
-    ) -> WebhookDeleted:
-        return await webhooks.delete_webhook(principal, parse_id(webhook_id, "webhook_id"))
 
     list_webhook_deliveries = list_route(
         webhooks.DELIVERIES,

@@ -5,7 +5,8 @@ the outbox's check of what it records, the dashboard's labels, the GraphQL descr
 database rule on ``outbox_events.event_type`` (``db/event_kinds.py``) and the table of
 docs/webhooks.md (a test compares them).
 
-Adding a kind: a subclass of :class:`EventPayload` below (its ``kind``, ``label`` and ``data``
+Adding a kind: a subclass of :class:`EventPayload` below, or of :class:`OrderPayload` or
+:class:`TicketPayload` whose fields its ``data`` begins with (its ``kind``, ``label`` and ``data``
 fields) listed in :data:`KINDS`; the code that records it (``app.services.outbox.record_event``);
 a migration calling ``db.event_kinds.allow_registered_kinds`` (the database refuses kinds it was
 not told about); a row in docs/webhooks.md's table.
@@ -31,36 +32,41 @@ class EventPayload(msgspec.Struct, frozen=True):
     """False for a kind sent to one subscription whatever it subscribed to."""
 
 
-class OrderCreated(EventPayload, frozen=True):
+class OrderPayload(EventPayload, frozen=True):
+    """The ``data`` of an order's kinds: the order and its event."""
+
+    order_id: UUID
+    event_id: UUID
+
+
+class OrderCreated(OrderPayload, frozen=True):
     kind: ClassVar[str] = "order.created"
     label: ClassVar[str] = "An order was placed"
-    order_id: UUID
-    event_id: UUID
 
 
-class OrderConfirmed(EventPayload, frozen=True):
+class OrderConfirmed(OrderPayload, frozen=True):
     kind: ClassVar[str] = "order.confirmed"
     label: ClassVar[str] = "An order was paid"
-    order_id: UUID
-    event_id: UUID
 
 
-class TicketScanned(EventPayload, frozen=True):
-    kind: ClassVar[str] = "ticket.scanned"
-    label: ClassVar[str] = "A ticket was admitted at the door"
+class TicketPayload(EventPayload, frozen=True):
+    """The ``data`` of a ticket's kinds begins with the ticket, its order and its event."""
+
     ticket_id: UUID
     order_id: UUID
     event_id: UUID
+
+
+class TicketScanned(TicketPayload, frozen=True):
+    kind: ClassVar[str] = "ticket.scanned"
+    label: ClassVar[str] = "A ticket was admitted at the door"
     scanner_id: UUID
     scanned_at: datetime
 
 
-class TicketCancelled(EventPayload, frozen=True):
+class TicketCancelled(TicketPayload, frozen=True):
     kind: ClassVar[str] = "ticket.cancelled"
     label: ClassVar[str] = "A ticket was cancelled"
-    ticket_id: UUID
-    order_id: UUID
-    event_id: UUID
     cancelled_at: datetime
 
 

@@ -7,7 +7,10 @@ emitted for a change that rolled back.
 The relay is woken as soon as such a transaction commits (:func:`announce_work`): on PostgreSQL by
 a ``NOTIFY`` on :data:`NOTIFY_CHANNEL` sent inside the transaction (PostgreSQL delivers it with the
 commit, and drops it with a rollback) to every worker that LISTENs; the in-process relay of this
-process (the demo) directly, after the commit. The relay still polls, as the safety net.
+process (without Redis) directly, after the commit, and then without a ``NOTIFY`` (no worker runs
+without Redis, and a ``NOTIFY`` takes PostgreSQL's database-wide notification lock until the
+commit ends, which serialized every committing scan: :func:`notify_channel`). The relay still
+polls, as the safety net.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import msgspec
 from app.runtime.observability import OutboxBacklog
 from app.schemas.webhook_events import KINDS, EventPayload
 from app.timeutil import as_utc, utcnow
+from db.rows import postgres
 from db.tables import OutboxEvent
 from db.transactions import after_commit, transaction
 
@@ -43,14 +47,17 @@ async def _wake_in_process() -> None:
         wake()
 
 
-def _postgres() -> bool:
-    return OutboxEvent._meta.db.engine_type != "sqlite"
+def notify_channel() -> str | None:
+    """The channel to ``NOTIFY`` when outbox rows are written, or None when this process relays
+    its own outbox: it wakes its relay after the commit, and without Redis no worker runs to
+    listen, so a ``NOTIFY`` would only take PostgreSQL's notification lock at every commit."""
+    return None if _in_process_relays or not postgres() else NOTIFY_CHANNEL
 
 
 async def announce_work() -> None:
     """Call inside the transaction that wrote outbox rows or made a delivery due: the relay wakes
     once it commits (see the module's docstring)."""
-    if _postgres():
+    if notify_channel() is not None:
         await OutboxEvent.raw(_NOTIFY)
     if _in_process_relays:
         await after_commit(_wake_in_process)
@@ -111,8 +118,8 @@ def outbox_rows(
 
 
 async def rows_written(any_rows: bool) -> None:
-    """A statement of the caller wrote rows of :func:`outbox_rows` with its own ``NOTIFY``:
-    wake this process's relay once it has committed."""
+    """A statement of the caller wrote rows of :func:`outbox_rows` (with a ``NOTIFY`` on
+    :func:`notify_channel` when it names one): wake this process's relay once it has committed."""
     if any_rows and _in_process_relays:
         await after_commit(_wake_in_process)
 
@@ -124,7 +131,7 @@ async def _insert(rows: list[tuple[UUID, UUID, str, str, datetime]]) -> None:
         f"INSERT INTO outbox_events (id, organization_id, event_type, payload, created_at) "
         f"VALUES {placeholders}"
     )
-    if _postgres():
+    if notify_channel() is not None:
         await OutboxEvent.raw(f"WITH inserted AS ({insert}) {_NOTIFY}", *values)
     else:
         await OutboxEvent.raw(insert, *values)

@@ -52,6 +52,7 @@ from app.services.lookup import owned_row
 from app.timeutil import as_utc, utcnow
 from db import revocations as revocation_log
 from db.locks import locked
+from db.rows import postgres
 from db.tables import Event, Ticket
 from db.tables import ScanKey as ScanKeyTable
 from db.transactions import after_commit, transaction
@@ -394,10 +395,9 @@ async def _store_codes(
     codes: Sequence[tuple[UUID, str]], key_id: UUID, now: datetime | None
 ) -> None:
     """Write each ticket's new code (and ``updated_at`` when ``now`` is given)."""
-    postgres = Ticket._meta.db.engine_type != "sqlite"
     for start in range(0, len(codes), RESIGN_BATCH):
         batch = codes[start : start + RESIGN_BATCH]
-        if postgres:
+        if postgres():
             await Ticket.raw(
                 "UPDATE tickets AS t SET signed_code = c.code, scan_key_id = {}, "
                 "updated_at = COALESCE({}, t.updated_at) "

@@ -60,7 +60,7 @@ from app.schemas.scanning import (
 from app.schemas.webhook_events import TicketScanned
 from app.services import scan_keys
 from app.services.lookup import owned_row
-from app.services.outbox import NOTIFY_CHANNEL, outbox_rows, record_events, rows_written
+from app.services.outbox import notify_channel, outbox_rows, record_events, rows_written
 from app.services.scanners import targets_of
 from app.settings import get_settings
 from app.timeutil import as_utc, require_offset, utcnow
@@ -454,7 +454,7 @@ async def _scan_at_once(
             _log_row(uuid4(), answer),
             changes[0] if changes else None,
             outbox[0] if outbox else None,
-            NOTIFY_CHANNEL,
+            notify_channel(),
         )
     except statements.TicketChanged:
         return None

@@ -20,7 +20,6 @@ from app.resources import prefix_filter
 from app.schemas.tickets import Ticket
 from app.services.tickets import CODE_ALPHABET, CODE_LENGTH, TICKETS
 from db.lists import lowered
-from db.tables import Ticket as TicketTable
 
 MAX_QUERY_LENGTH = 200
 
@@ -29,13 +28,12 @@ TICKET_SEARCH = dataclasses.replace(
     filters={
         **TICKETS.filters,
         "name_prefix": prefix_filter(
-            TicketTable,
             "owner_name",
             "Only tickets whose owner's name starts with this (case-insensitive)",
             max_length=MAX_QUERY_LENGTH,
         ),
     },
-    sort_expressions={"owner_name": lambda: lowered(TicketTable, "owner_name")},
+    sort_expressions={"owner_name": lambda: lowered("owner_name")},
 )
 """Sorted by name, the search orders by the lower-cased name its index holds: a name search
 then reads one range of that index in order, however common the name (a search for a tenth of

@@ -40,6 +40,7 @@ from app.runtime.observability import count_delivery_attempt
 from app.settings import Settings
 from app.timeutil import as_utc, utcnow
 from db import deliveries
+from db.rows import postgres
 from db.tables import OutboxEvent, Webhook
 from db.transactions import transaction
 
@@ -181,10 +182,6 @@ def _parsed_url(url: str) -> httpx.URL:
     return httpx.URL(url)
 
 
-def _is_sqlite() -> bool:
-    return OutboxEvent._meta.db.engine_type == "sqlite"
-
-
 async def relay_outbox(*, batch_size: int = RELAY_BATCH) -> int:
     """Relay one batch of outbox rows into pending deliveries, due at once; return how many rows
     were relayed (0: nothing to do).
@@ -195,7 +192,7 @@ async def relay_outbox(*, batch_size: int = RELAY_BATCH) -> int:
     unique per (event, subscription). On PostgreSQL it is one statement (one round trip on the
     path from a commit to its deliveries, see ``db.deliveries.relay``).
     """
-    if not _is_sqlite():
+    if postgres():
         return await deliveries.relay(batch_size, utcnow())
     async with transaction():
         events = await (

@@ -37,6 +37,7 @@ from app.services.webhook_delivery import ATTEMPT_LEASE_SECONDS
 from app.settings import Settings
 from app.timeutil import utcnow
 from db.lists import Row
+from db.locks import locked
 from db.tables import OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt
 from db.tables import Webhook as WebhookTable
 from db.transactions import transaction
@@ -141,9 +142,7 @@ async def _owned_subscription(principal: Principal, webhook_id: UUID) -> dict[st
     query = WebhookTable.select().where(
         WebhookTable.id == webhook_id, WebhookTable.organization_id == principal.organization_id
     )
-    if WebhookTable._meta.db.engine_type != "sqlite":
-        query = query.lock_rows("KEY SHARE", of=(WebhookTable,))
-    row = await query.first()
+    row = await locked(query, "KEY SHARE").first()
     if row is None:
         raise NotFound.resource("webhook", webhook_id)
     return row

@@ -7,7 +7,8 @@
 
 const STORE = "door-offline"; // the localStorage key of everything this door keeps
 const PREFIX = "T1.";
-const CODE = /^T1\.[A-Za-z0-9_-]{183}$/; // 186 characters: 137 bytes in base64url, no padding
+// 186 characters: 137 bytes in base64url, no padding; the last character's two spare bits are 0
+const CODE = /^T1\.[A-Za-z0-9_-]{182}[AEIMQUYcgkosw048]$/;
 const VERSION = 1;
 const PAYLOAD_BYTES = 73; // version, kid (8), ticket, event, ticket type and timeslot ids (16 each)
 const BATCH = 500; // the most items POST /scans/batch takes

@@ -62,3 +62,18 @@ def test_a_code_that_was_changed_or_signed_by_another_key_does_not_verify() -> N
     assert verify(code, {}) is None
     for malformed in ("", "T1.", code[:-1], "T2." + code[3:], code[:-2] + "!!", "x" * 186):
         assert verify(malformed, keys) is None
+
+
+def test_a_code_is_accepted_in_its_one_spelling_only() -> None:
+    """183 base64url characters carry 137 bytes and two spare bits: a code whose last character
+    sets them decodes to the same bytes, and is refused."""
+    key = Ed25519PrivateKey.generate()
+    claims = Claims(kid_of(key.public_key()), *IDS)
+    code = sign(key, claims)
+    keys = {claims.kid: key.public_key()}
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    last = alphabet.index(code[-1])
+    respelled = code[:-1] + alphabet[last | 1]
+    assert respelled != code
+    assert verify(code, keys) == claims
+    assert verify(respelled, keys) is None

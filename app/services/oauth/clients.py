@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID
 
+import msgspec
 from piccolo.custom_types import Combinable
 
 from app.errors import InvalidInput, NotFound
@@ -89,17 +90,10 @@ class Client:
 
 
 def _client_of(row: dict[str, Any]) -> Client:
-    return Client(
-        id=row["id"],
-        client_id=row["client_id"],
-        secret_hash=row["client_secret_hash"],
-        organization_id=row["organization_id"],
-        user_id=row["user_id"],
-        name=row["name"],
-        redirect_uris=tuple(row["redirect_uris"]),
-        scopes=frozenset(row["scopes"].split()),
-        public=row["public"],
-        trusted=row["trusted"],
+    """The client its row holds: the same names but the secret's, the scopes as separate words."""
+    scopes = row["scopes"].split()
+    return msgspec.convert(
+        {**row, "secret_hash": row["client_secret_hash"], "scopes": scopes}, Client
     )
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+import msgspec
+
 from app.errors import InvalidInput
 from app.services.oauth.dev_idp import JWKS_FILE, ensure_dev_idp, mint_user_token
 from app.services.organizations import normalize_email
@@ -50,7 +52,8 @@ class ProviderError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class AuthorizationRequest:
-    """The validated parameters of an authorize request, carried through the e-mail form."""
+    """The validated parameters of an authorize request, carried through the e-mail form (the
+    request's parameters of the same names)."""
 
     client_id: str
     redirect_uri: str
@@ -124,14 +127,7 @@ class DevProvider:
             raise ProviderError("invalid_request", "PKCE (code_challenge_method=S256) is required")
         if not params.get("state") or not params.get("nonce"):
             raise ProviderError("invalid_request", "state and nonce are required")
-        return AuthorizationRequest(
-            client_id=params["client_id"],
-            redirect_uri=params["redirect_uri"],
-            state=params["state"],
-            nonce=params["nonce"],
-            code_challenge=params["code_challenge"],
-            scope=params["scope"],
-        )
+        return msgspec.convert(params, AuthorizationRequest)
 
     def approve(self, request: AuthorizationRequest, email: str) -> str:
         """Sign ``email`` in: the redirect back to the client, with a fresh code."""
