@@ -21,7 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from app.runtime import stopping
 from app.settings import get_settings
 from tests.harness import REDIS_URL, free_port
-from tests.processes import served, worker
+from tests.processes import RunningProcess, served, worker
 from tests.support import Tenant, ok, open_door, problem
 from tests.webhooks.support import Receiver, emit, settled_log, subscribe
 
@@ -170,20 +170,11 @@ async def test_metrics_of_two_server_processes_add_up(database: None) -> None:
     """Requests on fresh connections until both processes have answered some (their access
     lines name their process), then every scrape, whichever process answers it, counts all."""
     async with served("--workers", "2", TICKETING_LOG_FORMAT="json") as server:
-
-        def access_pids() -> list[int]:
-            entries = [json.loads(line) for line in server.lines()]
-            return [e["process"] for e in entries if e.get("route") == "/whoami"]
-
-        sent = 0
         no_reuse = httpx.Limits(max_keepalive_connections=0)
         async with httpx.AsyncClient(base_url=server.url, timeout=PATIENT, limits=no_reuse) as c:
-            while len(set(access_pids())) < 2:
-                assert sent < 400, "the kernel gave every connection to one process"
-                await asyncio.gather(*(c.get("/whoami") for _ in range(10)))
-                sent += 10
+            sent = await until_every_process_answered(server, c, 2)
             deadline = asyncio.get_running_loop().time() + 20
-            while len(access_pids()) < sent:
+            while len(whoami_pids(server)) < sent:
                 assert asyncio.get_running_loop().time() < deadline, server.log()[-2000:]
                 await asyncio.sleep(0.1)
             scrapes = [(await c.get("/metrics")).text for _ in range(6)]
@@ -192,6 +183,28 @@ async def test_metrics_of_two_server_processes_add_up(database: None) -> None:
         for text in scrapes
     ]
     assert counted == [sent] * 6
+
+
+def whoami_pids(server: RunningProcess) -> list[int]:
+    """The process of each ``GET /whoami`` in the server's JSON access log."""
+    entries = [json.loads(line) for line in server.lines()]
+    return [e["process"] for e in entries if e.get("route") == "/whoami"]
+
+
+async def until_every_process_answered(
+    server: RunningProcess, client: httpx.AsyncClient, processes: int
+) -> int:
+    """Send ``GET /whoami`` on fresh connections until ``processes`` processes have answered;
+    the number sent. Each granian process listens on its own socket (``SO_REUSEPORT``) once it
+    has started, and the port answers as soon as the first one does, so the others may still be
+    starting when the server says it listens (a bounded wait, not a count, on a busy machine)."""
+    sent = 0
+    deadline = asyncio.get_running_loop().time() + 60
+    while len(set(whoami_pids(server))) < processes:
+        assert asyncio.get_running_loop().time() < deadline, "a server process never answered"
+        await asyncio.gather(*(client.get("/whoami") for _ in range(10)))
+        sent += 10
+    return sent
 
 
 def server_processes(pid: int) -> set[int]:
@@ -211,11 +224,16 @@ def alive(pid: int) -> bool:
 @pytest.mark.slow
 async def test_a_server_process_that_dies_is_replaced(database: None) -> None:
     async with (
-        served("--workers", "2") as server,
-        httpx.AsyncClient(base_url=server.url, timeout=PATIENT) as client,
+        served("--workers", "2", TICKETING_LOG_FORMAT="json") as server,
+        httpx.AsyncClient(
+            base_url=server.url,
+            timeout=PATIENT,
+            limits=httpx.Limits(max_keepalive_connections=0),
+        ) as client,
     ):
         first = server_processes(server.process.pid)
         assert len(first) == 2, first
+        await until_every_process_answered(server, client, 2)
         os.kill(min(first), signal.SIGKILL)
         deadline = asyncio.get_running_loop().time() + 60
         while len(server_processes(server.process.pid) - first) < 1:
