@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -12,7 +13,7 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,7 +98,7 @@ async def serving(
     database (the environment of tests/conftest.py, plus ``environment``); their base URLs."""
     processes: list[asyncio.subprocess.Process] = []
     urls: list[str] = []
-    with tempfile.TemporaryFile() as log:
+    with shared_output() as log:
         try:
             for _ in range(count):
                 port = free_port()
@@ -122,6 +123,16 @@ async def serving(
             await asyncio.gather(*(stop(process) for process in processes))
 
 
+@contextlib.contextmanager
+def shared_output() -> Iterator[IO[bytes]]:
+    """A temporary file for the output of processes that write at once (a server's workers):
+    opened for appending, so each write lands at the end instead of over another's."""
+    with tempfile.TemporaryFile() as output:
+        flags = fcntl.fcntl(output.fileno(), fcntl.F_GETFL)
+        fcntl.fcntl(output.fileno(), fcntl.F_SETFL, flags | os.O_APPEND)
+        yield output
+
+
 @dataclass
 class RunningProcess:
     """A ``ticketing`` subprocess whose stdout and stderr go to one temporary file."""
@@ -139,7 +150,9 @@ class RunningProcess:
         return self.output.read().decode(errors="replace")
 
     def lines(self) -> list[str]:
-        return self.log().splitlines()
+        """The complete lines so far (a line still being written is left for the next call)."""
+        log = self.log()
+        return log[: log.rfind("\n") + 1].splitlines()
 
     async def wait_for_log(self, text: str, within: float = 20) -> None:
         """Bounded poll of the output for ``text``."""
@@ -160,7 +173,7 @@ async def served(
     """``ticketing serve ARGS`` on ``port`` (default: a free one) with ``env`` over this run's
     environment; its base URL is read from the line saying where it listens, then ``/healthz``
     is polled until it answers (unless ``poll_health`` is false: the line promises it does)."""
-    with tempfile.TemporaryFile() as output:
+    with shared_output() as output:
         process = await asyncio.create_subprocess_exec(
             TICKETING, "serve", "--host", "127.0.0.1", "--port", str(port or free_port()), *args,
             env={**os.environ, **env}, stdout=output, stderr=output,
@@ -198,7 +211,7 @@ async def _wait_for_health(running: RunningProcess) -> None:
 async def worker(redis_url: str, *args: str, **env: str) -> AsyncIterator[RunningProcess]:
     """``ticketing worker ARGS`` on this run's database and queue; its output is shown on
     failure, and it is stopped with SIGTERM (then killed if it does not end)."""
-    with tempfile.TemporaryFile() as output:
+    with shared_output() as output:
         process = await asyncio.create_subprocess_exec(
             TICKETING, "worker", *args, env={**os.environ, "REDIS_URL": redis_url, **env},
             stdout=output, stderr=output,
