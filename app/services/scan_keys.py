@@ -24,6 +24,7 @@ written; the revocations a door that verifies offline must know.
 from __future__ import annotations
 
 import functools
+import sqlite3
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -63,6 +64,7 @@ every process within this time; retirement does not depend on it)."""
 CACHE_EVENTS = 10_000
 """Events whose key a process keeps at most (the cache starts over beyond)."""
 FOREIGN_KEY = "tickets_scan_key_id_fkey"
+SQLITE_FOREIGN_KEY = "FOREIGN KEY constraint failed"
 RESIGN_BATCH = 2_000
 
 P = ParamSpec("P")
@@ -185,13 +187,15 @@ async def signer(organization_id: UUID, event_id: UUID) -> Signer:
 
 
 def _is_retired_key_violation(error: BaseException) -> bool:
-    """The tickets' foreign key refused a retired key, or PostgreSQL broke a deadlock (a safety
-    net: :func:`prepare` makes the first key before the order's locks)."""
-    if isinstance(error, asyncpg.DeadlockDetectedError):
-        return True
-    return getattr(error, "constraint_name", None) == FOREIGN_KEY or (
-        FOREIGN_KEY in str(error) and "foreign key" in str(error).lower()
-    )
+    """The tickets' foreign key on ``scan_key_id`` refused a key retired meanwhile, and nothing
+    else: on PostgreSQL by the constraint's name. SQLite names no constraint ("FOREIGN KEY
+    constraint failed"); there an order's transaction holds the write lock from its start, so
+    the rows it checked (event, timeslot, ticket types) stay, and the key is the one reference
+    that can be gone. A deadlock is not this: it surfaces as it is (:func:`prepare` makes the
+    first key before an order takes any lock, so that two first orders do not deadlock)."""
+    if isinstance(error, asyncpg.ForeignKeyViolationError):
+        return error.constraint_name == FOREIGN_KEY
+    return isinstance(error, sqlite3.IntegrityError) and str(error) == SQLITE_FOREIGN_KEY
 
 
 def retrying_retired_key(operation: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
