@@ -7,7 +7,9 @@ revocations since the download arrive."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import uuid4
 
 import httpx
 import pytest
@@ -172,3 +174,56 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
         assert [row["status"] for row in await scan_log(client, tenant, cancelled)] == ["cancelled"]
         attendance = ok(await client.get(f"/events/{event_id}/attendance", headers=tenant.headers))
         assert (attendance["admitted"], attendance["inside"], attendance["entries"]) == (2, 2, 2)
+
+
+@pytest.mark.slow
+async def test_the_offline_door_drops_scans_too_old_for_the_server_and_uploads_the_rest(
+    client: httpx.AsyncClient, tenant: Tenant, browser: Browser, example: Example
+) -> None:
+    """A door that kept a scan longer than the server keeps offline scans (72 hours): the
+    batch's 400 names that item (CONTRACT.md section 11); the page shows it as not recorded,
+    drops it, and uploads the others, instead of keeping the whole queue forever."""
+    door = await open_door(client, tenant, tickets=2, title="Festival")
+    old, recent = door.tickets
+    days_ago = (datetime.now(UTC) - timedelta(hours=80)).isoformat()
+    minute_ago = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+    kept = {  # what the page keeps in localStorage, as after four days without a network
+        "api": example.api,
+        "eventId": door.venue.event["id"],
+        "scannerId": door.scanner["id"],
+        "keys": [],
+        "revoked": [],
+        "since": None,
+        "downloadedAt": None,
+        "admitted": {old["id"]: days_ago, recent["id"]: minute_ago},
+        "queue": [
+            {"ticket_id": ticket["id"], "nonce": str(uuid4()), "scanned_at": at, "admitted": True}
+            for ticket, at in ((old, days_ago), (recent, minute_ago))
+        ],
+    }
+    context = await browser.new_context(viewport={"width": 900, "height": 1100})
+    try:
+        page = await context.new_page()
+        await page.goto(example.origin)
+        await page.evaluate(
+            "kept => localStorage.setItem('door-offline', JSON.stringify(kept))", kept
+        )
+        await page.reload()
+        await expect(page.locator("#queued")).to_have_text("2")
+        await page.get_by_label("Token").fill(tenant.key)
+        await page.get_by_role("button", name="Upload scans").click()
+        await expect(page.locator("#uploaded")).to_have_text(
+            "1 scans uploaded, 1 too old to record; revocations refreshed."
+        )
+        await expect(page.locator("#results li")).to_have_text(
+            [
+                f"{old['id'][:8]}… not recorded: scanned too long ago for the server",
+                f"{recent['id'][:8]}… valid",
+            ]
+        )
+        await expect(page.locator("#queued")).to_have_text("0")
+        await page.screenshot(path=ARTIFACTS / "door-offline-too-old.png", full_page=True)
+    finally:
+        await context.close()
+    assert await scan_log(client, tenant, old) == []
+    assert [row["status"] for row in await scan_log(client, tenant, recent)] == ["valid"]
