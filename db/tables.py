@@ -306,7 +306,8 @@ class Ticket(Table, tablename="tickets"):
     event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade)
     event_timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade, index=True)
     ticket_type_id = ForeignKey(references=TicketType, on_delete=OnDelete.cascade, index=True)
-    order_id = ForeignKey(references=Order, on_delete=OnDelete.cascade, index=True)
+    order_id = ForeignKey(references=Order, on_delete=OnDelete.cascade)
+    """Indexed by ``tickets_order_sequence`` (order, sequence, id)."""
     scannable_code = Varchar(length=64)
     owner_name = Varchar(length=200, default="")
     owner_email = Varchar(length=320, default="")
@@ -401,7 +402,8 @@ class Scan(Table, tablename="scans"):
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
-    ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade, index=True)
+    ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade)
+    """Indexed by ``scans_ticket_created`` (ticket, created_at, id)."""
     scanner_id = ForeignKey(references=Scanner, on_delete=OnDelete.cascade, index=True)
     status = Varchar(length=12)
     reason = Varchar(length=30, null=True, default=None)
@@ -446,7 +448,8 @@ class OutboxEvent(Table, tablename="outbox_events"):
     event_type = Varchar(length=40)
     payload = JSON(default={})
     created_at = Timestamptz()
-    relayed_at = Timestamptz(null=True, default=None, index=True)
+    relayed_at = Timestamptz(null=True, default=None)
+    """Indexed only while null (``outbox_unrelayed_since``, migration 2026-11-27T01:10)."""
 
 
 class WebhookDelivery(Table, tablename="webhook_deliveries"):
