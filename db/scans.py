@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, cast
 from uuid import UUID
 
 from piccolo.engine.postgres import PostgresEngine
@@ -406,6 +406,11 @@ async def context(
     return None if row is None else dict(row)
 
 
+Written = Literal["written", "relay", "nonce_used"]
+"""What ``scan_write`` did: wrote the scan (``relay``: with an outbox row for the relay), or
+nothing (the nonce was used before)."""
+
+
 class TicketChanged(Exception):
     """The ticket's state changed between the read and the write (``scan_write`` raised)."""
 
@@ -422,13 +427,13 @@ async def write_one(
     change: Change | None,
     event: tuple[UUID, str, str] | None,
     notify: str | None,
-) -> bool:
+) -> Written:
     """Write one decided scan with ``scan_write`` on ``held`` (:func:`connection`; one statement,
     committed by itself; see its migration, 2026-11-26T12:30): the log row ``log``, the ticket's
     ``change`` and its attendance, the outbox ``event`` (id, type, JSON payload) with a
-    ``NOTIFY`` on ``notify`` (none when None; migration 2026-11-26T14:20). False when the nonce
-    was used before (nothing written); :class:`TicketChanged` when the ticket changed since it
-    was read (nothing written)."""
+    ``NOTIFY`` on ``notify`` (none when None; migration 2026-11-26T14:20), or already relayed
+    when no subscription takes it (migration 2026-11-27T01:00). :class:`TicketChanged` when the
+    ticket changed since it was read (nothing written)."""
     changed = change or Change(UUID(int=0), UUID(int=0), UUID(int=0), "", False, None)
     outbox_id, event_type, payload = event or (None, None, None)
     try:
@@ -447,4 +452,4 @@ async def write_one(
         if getattr(error, "sqlstate", None) == "TK409":
             raise TicketChanged() from error
         raise
-    return bool(outcome == "written")
+    return cast(Written, outcome)

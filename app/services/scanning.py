@@ -460,9 +460,9 @@ async def _scan_at_once(
             )
         except statements.TicketChanged:
             return None
-    if not written:
+    if written == "nonce_used":
         return None
-    await rows_written(bool(events))
+    await rows_written(written == "relay")
     await live.publish_all_after_commit(organization_id, "scans", notices)
     related = row["related_json"]
     others = [] if related is None else _related_tickets(related)

@@ -12,10 +12,10 @@ cost milliseconds (measured: half the rate of holds and orders on one timeslot, 
 deferred check; 17,000 MultiXacts in 25 seconds, against 8,500).
 
 Checked at commit, the check finds the row already updated by its own transaction: it locks a
-row version its transaction wrote, which no other transaction is waiting on, and no MultiXact is
-made. The rule is the same (a violation still fails the transaction, at its commit), and every
-writer of these rows that must not see its timeslot deleted under it locks the timeslot itself
-(``app.services.sellable``), as it did before.
+row version its transaction wrote, and no MultiXact is made. The rule is the same (a violation
+still fails the transaction, at its commit), and the only writer of these rows, an order, either
+updates the timeslot's row itself (``order_write``) or key-share locks it before writing
+(the transaction of ``app.services.orders``, through ``app.services.sellable``), as before.
 
 PostgreSQL only (SQLite checks its foreign keys per statement and serializes writers anyway).
 """
