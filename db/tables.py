@@ -398,7 +398,9 @@ class Scanner(Table, tablename="scanners"):
 
 
 class Scan(Table, tablename="scans"):
-    """The scan log: one row per attempt, whatever its outcome."""
+    """The scan log: one row per attempt, whatever its outcome. On PostgreSQL its references are
+    not foreign-key constraints (migration 2026-11-27T01:20: each check key-share-locked the
+    organization's and the scanner's row for every scan); SQLite keeps them."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
@@ -441,7 +443,8 @@ class Webhook(Table, tablename="webhooks"):
 
 
 class OutboxEvent(Table, tablename="outbox_events"):
-    """A domain event, written in the transaction of the change that caused it."""
+    """A domain event, written in the transaction of the change that caused it. On PostgreSQL
+    ``organization_id`` is not a foreign-key constraint (migration 2026-11-27T01:20)."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
