@@ -300,12 +300,12 @@ async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
 async def rotate_key(principal: Principal, event_id: UUID) -> ScanKey:
     """Add a key to the event that signs its codes from now on; the earlier keys stay good. An
     event without a key gets this one as its first (one key, not a first and a second)."""
-    now = utcnow()
     async with transaction():
         event = await _locked_event(principal, event_id)
-        row = _new_row(principal.organization_id, event_id, now)
+        row = _new_row(principal.organization_id, event_id, utcnow())
         current = await _ensure_current(principal.organization_id, event_id, row)
         if current["id"] != row.id:
+            row.created_at = utcnow()  # after the key it follows, even one made while it waited
             await ScanKeyTable.update({ScanKeyTable.current: None}).where(
                 ScanKeyTable.event_id == event_id, ScanKeyTable.current.eq(True)
             )

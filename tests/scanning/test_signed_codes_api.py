@@ -232,6 +232,27 @@ async def test_concurrent_first_use_makes_one_key(client: AsyncClient, tenant: T
         assert check_code(ticket, event_id, [key]) == key["kid"]
 
 
+async def test_a_first_rotation_racing_the_first_orders_makes_one_current_key(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """Whichever comes first, the rotation's key or an order's first key, the event ends with one
+    key (the rotation was its first) or two (the rotation followed a first order's), never a
+    refused write of the unique current key, and every code verifies with a published key."""
+    venue = await create_venue(client, tenant)
+    event_id, slot, kind = venue.event["id"], venue.timeslot["id"], venue.ticket_type["id"]
+    *orders, rotated = await asyncio.gather(
+        place_order(client, tenant, event_id, slot, [kind]),
+        place_order(client, tenant, event_id, slot, [kind]),
+        client.post(f"/events/{event_id}/scan-keys/rotate", headers=tenant.headers),
+    )
+    new = ok(rotated, 201)
+    keys = await keys_of(client, tenant, event_id)
+    assert len(keys) in (1, 2) and keys[-1] == new
+    for order in orders:
+        [ticket] = await order_tickets(client, tenant, order)
+        check_code(ticket, event_id, keys)
+
+
 async def test_scopes_other_organizations_and_bad_input(
     client: AsyncClient, tenant: Tenant, other_tenant: Tenant
 ) -> None:
