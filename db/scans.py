@@ -10,11 +10,16 @@ more CPU than the statements themselves on this hot path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, cast
 from uuid import UUID
+
+from piccolo.engine.postgres import PostgresEngine
 
 from db.rows import Columns, postgres
 from db.tables import Scan, Scanner, Ticket
@@ -346,42 +351,75 @@ def writes_at_once() -> bool:
     return postgres()
 
 
+def _numbered(sql: str) -> str:
+    """A statement's ``{}`` placeholders as PostgreSQL's ``$1, $2, ...``, for asyncpg as it is."""
+    numbers = itertools.count(1)
+    return re.sub(r"\{\}", lambda _: f"${next(numbers)}", sql)
+
+
+def _context_sql(named_scanner: bool, by_id: bool) -> str:
+    if named_scanner:
+        scanner_sql = _CONTEXT_SCANNER + " AND c.id = {}"
+    else:
+        scanner_sql = _CONTEXT_SCANNER + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
+    column = "t.id" if by_id else "t.scannable_code"
+    return _numbered(
+        f"WITH c AS ({scanner_sql}) SELECT c.*, t.* FROM c LEFT JOIN LATERAL "
+        f"(SELECT {_TICKET_FIELDS}, {_RELATED_JSON} {_TICKET_FROM} AND {column} = {{}}) t ON true"
+    )
+
+
+_CONTEXT = {
+    (named, by_id): _context_sql(named, by_id) for named in (True, False) for by_id in (True, False)
+}
+""":func:`context`'s statement by (scanner named, ticket named by id)."""
+
+
+@asynccontextmanager
+async def connection() -> AsyncIterator[Any]:
+    """A pooled PostgreSQL connection for one scan's read and write (:func:`context`,
+    :func:`write_one`) outside any transaction, so that each statement commits by itself. Both
+    go to asyncpg as they are (numbered parameters, prepared once per connection): Piccolo's
+    query building cost a third of a scan's own CPU, and a second checkout of the pool more."""
+    engine = Ticket._meta.db
+    assert isinstance(engine, PostgresEngine) and engine.pool is not None, "no PostgreSQL pool"
+    async with engine.pool.acquire() as held:
+        yield held
+
+
 async def context(
-    organization_id: UUID, scanner_id: UUID | None, ticket_id: UUID | None, code: str | None
+    held: Any,
+    organization_id: UUID,
+    scanner_id: UUID | None,
+    ticket_id: UUID | None,
+    code: str | None,
 ) -> Row | None:
     """One scan's scanner (the named one, or the oldest active), its profile with its target
     lists (``target_event_ids`` ...), and the ticket named by id or code with what the decision
     and the result need, the other tickets of its order included as JSON (``related_json``) when
-    its event has order scanning (null columns when there is no such ticket): one statement
-    (PostgreSQL). None when there is no such scanner."""
-    if scanner_id is not None:
-        scanner_sql, scanner_args = _CONTEXT_SCANNER + " AND c.id = {}", [scanner_id]
-    else:
-        scanner_sql = _CONTEXT_SCANNER + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
-        scanner_args = []
-    column, value = ("t.id", ticket_id) if ticket_id is not None else ("t.scannable_code", code)
-    rows: list[Row] = await Ticket.raw(
-        f"WITH c AS ({scanner_sql}) SELECT c.*, t.* FROM c LEFT JOIN LATERAL "
-        f"(SELECT {_TICKET_FIELDS}, {_RELATED_JSON} {_TICKET_FROM} AND {column} = {{}}) t ON true",
-        organization_id,
-        *scanner_args,
-        organization_id,
-        value,
-    )
-    return rows[0] if rows else None
+    its event has order scanning (null columns when there is no such ticket): one statement on
+    ``held`` (:func:`connection`). None when there is no such scanner."""
+    scanner_args = [] if scanner_id is None else [scanner_id]
+    sql = _CONTEXT[scanner_id is not None, ticket_id is not None]
+    value = ticket_id if ticket_id is not None else code
+    row = await held.fetchrow(sql, organization_id, *scanner_args, organization_id, value)
+    return None if row is None else dict(row)
+
+
+Written = Literal["written", "relay", "nonce_used"]
+"""What ``scan_write`` did: wrote the scan (``relay``: with an outbox row for the relay), or
+nothing (the nonce was used before)."""
 
 
 class TicketChanged(Exception):
     """The ticket's state changed between the read and the write (``scan_write`` raised)."""
 
 
-SCAN_WRITE = (
-    "SELECT scan_write({}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, "
-    "{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}) AS outcome"
-)
+SCAN_WRITE = "SELECT scan_write(" + ", ".join(f"${n}" for n in range(1, 32)) + ")"
 
 
 async def write_one(
+    held: Any,
     organization_id: UUID,
     scanner_id: UUID,
     received_at: datetime,
@@ -389,17 +427,17 @@ async def write_one(
     change: Change | None,
     event: tuple[UUID, str, str] | None,
     notify: str | None,
-) -> bool:
-    """Write one decided scan with ``scan_write`` (one statement, committed by itself; see its
-    migration, 2026-11-26T12:30): the log row ``log``, the ticket's ``change`` and its attendance,
-    the outbox ``event`` (id, type, JSON payload) with a ``NOTIFY`` on ``notify`` (none when
-    None; migration 2026-11-26T14:20). False when the
-    nonce was used before (nothing written); :class:`TicketChanged` when the ticket changed since
-    it was read (nothing written)."""
+) -> Written:
+    """Write one decided scan with ``scan_write`` on ``held`` (:func:`connection`; one statement,
+    committed by itself; see its migration, 2026-11-26T12:30): the log row ``log``, the ticket's
+    ``change`` and its attendance, the outbox ``event`` (id, type, JSON payload) with a
+    ``NOTIFY`` on ``notify`` (none when None; migration 2026-11-26T14:20), or already relayed
+    when no subscription takes it (migration 2026-11-27T01:00). :class:`TicketChanged` when the
+    ticket changed since it was read (nothing written)."""
     changed = change or Change(UUID(int=0), UUID(int=0), UUID(int=0), "", False, None)
     outbox_id, event_type, payload = event or (None, None, None)
     try:
-        rows = await Scan.raw(
+        outcome = await held.fetchval(
             SCAN_WRITE,
             organization_id, scanner_id, received_at,
             log["id"], log["ticket_id"], log["status"], log["reason"], log["scanned_at"],
@@ -414,4 +452,4 @@ async def write_one(
         if getattr(error, "sqlstate", None) == "TK409":
             raise TicketChanged() from error
         raise
-    return bool(rows[0]["outcome"] == "written")
+    return cast(Written, outcome)

@@ -306,7 +306,8 @@ class Ticket(Table, tablename="tickets"):
     event_id = ForeignKey(references=Event, on_delete=OnDelete.cascade)
     event_timeslot_id = ForeignKey(references=Timeslot, on_delete=OnDelete.cascade, index=True)
     ticket_type_id = ForeignKey(references=TicketType, on_delete=OnDelete.cascade, index=True)
-    order_id = ForeignKey(references=Order, on_delete=OnDelete.cascade, index=True)
+    order_id = ForeignKey(references=Order, on_delete=OnDelete.cascade)
+    """Indexed by ``tickets_order_sequence`` (order, sequence, id)."""
     scannable_code = Varchar(length=64)
     owner_name = Varchar(length=200, default="")
     owner_email = Varchar(length=320, default="")
@@ -397,11 +398,14 @@ class Scanner(Table, tablename="scanners"):
 
 
 class Scan(Table, tablename="scans"):
-    """The scan log: one row per attempt, whatever its outcome."""
+    """The scan log: one row per attempt, whatever its outcome. On PostgreSQL its references are
+    not foreign-key constraints (migration 2026-11-27T01:20: each check key-share-locked the
+    organization's and the scanner's row for every scan); SQLite keeps them."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
-    ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade, index=True)
+    ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade)
+    """Indexed by ``scans_ticket_created`` (ticket, created_at, id)."""
     scanner_id = ForeignKey(references=Scanner, on_delete=OnDelete.cascade, index=True)
     status = Varchar(length=12)
     reason = Varchar(length=30, null=True, default=None)
@@ -439,14 +443,16 @@ class Webhook(Table, tablename="webhooks"):
 
 
 class OutboxEvent(Table, tablename="outbox_events"):
-    """A domain event, written in the transaction of the change that caused it."""
+    """A domain event, written in the transaction of the change that caused it. On PostgreSQL
+    ``organization_id`` is not a foreign-key constraint (migration 2026-11-27T01:20)."""
 
     id = UUID(primary_key=True)
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
     event_type = Varchar(length=40)
     payload = JSON(default={})
     created_at = Timestamptz()
-    relayed_at = Timestamptz(null=True, default=None, index=True)
+    relayed_at = Timestamptz(null=True, default=None)
+    """Indexed only while null (``outbox_unrelayed_since``, migration 2026-11-27T01:10)."""
 
 
 class WebhookDelivery(Table, tablename="webhook_deliveries"):

@@ -376,7 +376,8 @@ class Mutation:
     @mutation(
         scan_keys.rotate_key,
         "Adds a key to the event that signs the codes of tickets written from then on; "
-        "earlier codes stay good until their key is retired.",
+        "earlier codes stay good until their key is retired; an event with no key yet gets this "
+        "one as its first.",
     )
     async def rotate_scan_key(self, info: Info, event_id: strawberry.ID) -> ScanKey | None:
         return await scan_keys.rotate_key(principal_of(info), parse_id(event_id, "event_id"))

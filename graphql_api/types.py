@@ -102,7 +102,7 @@ class Event:
     @field(
         signing.keys_by_event,
         "The keys that sign the tickets' `signedCode`, oldest first, retired ones included "
-        "(the first is made on first use).",
+        "(none before the event's first ticket is signed).",
     )
     def scan_keys(self, info: Info) -> list[ScanKey] | None:
         return loaders_of(info).by_ids(signing.keys_by_event, "event").load(self.id)

@@ -57,9 +57,9 @@ class EventController(Controller):
         scan_keys.event_keys,
         "List an event's scan keys",
         text="The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest "
-        "first, retired ones included (refuse codes of a key whose `retired_at` is set). The "
-        "event's first key is made on first use. Format and test vectors: "
-        "docs/signed-codes.md.",
+        "first, retired ones included (refuse codes of a key whose `retired_at` is set); none "
+        "before the event's first ticket is signed (a read makes no key). Format and test "
+        "vectors: docs/signed-codes.md.",
     )
 
     rotate_scan_key = service_route(
@@ -71,7 +71,7 @@ class EventController(Controller):
         status_code=201,
         text="Adds a key, which signs the codes of the tickets written from then on (every "
         "process uses it within 30 seconds); codes signed earlier stay good until their key "
-        "is retired.",
+        "is retired. An event with no key yet gets this one as its first.",
     )
 
     @post(

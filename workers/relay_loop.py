@@ -9,7 +9,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from app.services.webhook_delivery import DISPATCH_BATCH, Scheduler, dispatch_due, relay_outbox
+from app.services.webhook_delivery import (
+    DISPATCH_BATCH,
+    RELAY_BATCH,
+    Scheduler,
+    dispatch_due,
+    relay_outbox,
+)
 
 logger = logging.getLogger("ticketing.webhooks")
 
@@ -22,9 +28,11 @@ Step = Callable[[], Awaitable[bool]]
 
 
 async def relay_pending() -> bool:
-    """Relay the outbox into deliveries; True when a batch limit was reached (more may be left)."""
+    """Relay the outbox into deliveries; True when a batch limit was reached (more may be left).
+    A batch that was not full ends it: the rows committed since are the next wake's (asking
+    again at once cost every wake a second statement that found nothing)."""
     for _ in range(MAX_BATCHES):
-        if not await relay_outbox():
+        if await relay_outbox() < RELAY_BATCH:
             return False
     return True
 

@@ -56,14 +56,18 @@ async def take_or_reclaim(
     now: datetime,
     what: str,
     take: Callable[[], Awaitable[T | None]],
+    *,
+    short: bool = False,
 ) -> T:
     """What ``take`` (a conditional claim of ``count`` places) gives, or a 409 ``sold-out`` when
     the timeslot has fewer left. When holds that lapsed keep places, they are marked first (their
-    places come back) and ``take`` is tried once more; when none do, the 409 costs one read."""
-    taken = await take()
+    places come back) and ``take`` is tried once more; when none do, the 409 costs one read.
+    ``short``: the caller has just read too few places, so ``take`` is not tried before that read
+    (it is after it, if places came back meanwhile)."""
+    taken = None if short else await take()
     if taken is None:
         left, lapsed = await places_left(organization_id, timeslot_id, now)
-        if lapsed and await holds.reclaim(timeslot_id, now):
+        if (lapsed and await holds.reclaim(timeslot_id, now)) or (short and left >= count):
             taken = await take()
             if taken is None:
                 left, _ = await places_left(organization_id, timeslot_id, now)
@@ -80,7 +84,7 @@ def sold_out(left: int, asked: int, what: str) -> SoldOut:
 async def create_hold(principal: Principal, data: HoldCreate) -> Hold:
     """Hold places of a timeslot for ``ttl_seconds``; 409 ``sold-out`` when fewer are left."""
     organization_id = principal.organization_id
-    await checked_sale(
+    timeslot, _ = await checked_sale(
         organization_id,
         data.event_id,
         data.event_timeslot_id,
@@ -89,6 +93,7 @@ async def create_hold(principal: Principal, data: HoldCreate) -> Hold:
     )
     tickets = msgspec.json.encode(data.tickets).decode()
     quantity = len(data.tickets)
+    short = timeslot["sold"] + timeslot["held"] + quantity > timeslot["total_available"]
     hold_id = uuid.uuid4()
     now = utcnow()
     expires_at = now + timedelta(seconds=data.ttl_seconds)
@@ -101,6 +106,7 @@ async def create_hold(principal: Principal, data: HoldCreate) -> Hold:
         lambda: holds.take(
             organization_id, data.event_timeslot_id, hold_id, tickets, quantity, now, expires_at
         ),
+        short=short,  # as read: the 409 then costs that read and one more
     )
     await announce(organization_id, row["event_id"], row["event_timeslot_id"])
     return hold_record(row, now)

@@ -139,7 +139,7 @@ async def _insert(rows: list[tuple[UUID, UUID, str, str, datetime]]) -> None:
 
 async def outbox_backlog() -> OutboxBacklog:
     """How many events wait to be relayed, and how long the oldest has waited (both read from the
-    ``outbox_unrelayed`` index), for the metrics."""
+    ``outbox_unrelayed_since`` index), for the metrics."""
     unrelayed = OutboxEvent.relayed_at.is_null()
     rows = await OutboxEvent.count().where(unrelayed)
     oldest = (

@@ -2,9 +2,10 @@
 docs/signed-codes.md): made on first use, rotated, retired; the codes signed when tickets are
 written; the revocations a door that verifies offline must know.
 
-- **First use**: the first ticket of an event (or the first read of its keys) inserts a key with
+- **First use**: the first ticket of an event signed (or its first rotation) inserts a key with
   ``current`` true and ``ON CONFLICT DO NOTHING`` against the unique index on the event's current
-  key, then reads the current key: two processes racing make one key.
+  key, then reads the current key: two processes racing make one key. Reading the keys writes
+  nothing: an event with no ticket yet has no key (there is no code to verify).
 - **Signing**: the ticket's code is signed in Python when the ticket is written, in the order's
   transaction, with the event's current key from a per-process cache (at most
   :data:`CACHE_SECONDS` old, so a rotation reaches every process within that time), and stored
@@ -24,6 +25,7 @@ written; the revocations a door that verifies offline must know.
 from __future__ import annotations
 
 import functools
+import sqlite3
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -63,6 +65,7 @@ every process within this time; retirement does not depend on it)."""
 CACHE_EVENTS = 10_000
 """Events whose key a process keeps at most (the cache starts over beyond)."""
 FOREIGN_KEY = "tickets_scan_key_id_fkey"
+SQLITE_FOREIGN_KEY = "FOREIGN KEY constraint failed"
 RESIGN_BATCH = 2_000
 
 P = ParamSpec("P")
@@ -126,13 +129,15 @@ async def _current_row(event_id: UUID) -> dict[str, Any] | None:
     )
 
 
-async def _ensure_current(organization_id: UUID, event_id: UUID) -> dict[str, Any]:
-    """The event's current key, made when it has none (one key however many race)."""
+async def _ensure_current(
+    organization_id: UUID, event_id: UUID, first: ScanKeyTable | None = None
+) -> dict[str, Any]:
+    """The event's current key, made (``first``, or a new key) when it has none (one key however
+    many race: the caller's ``first`` is current only when its id is the one returned)."""
     row = await _current_row(event_id)
     if row is None:
-        await ScanKeyTable.insert(_new_row(organization_id, event_id, utcnow())).on_conflict(
-            action="DO NOTHING"
-        )
+        new = first or _new_row(organization_id, event_id, utcnow())
+        await ScanKeyTable.insert(new).on_conflict(action="DO NOTHING")
         row = await _current_row(event_id)
         assert row is not None, "the event's current key was just made"
     return row
@@ -185,13 +190,15 @@ async def signer(organization_id: UUID, event_id: UUID) -> Signer:
 
 
 def _is_retired_key_violation(error: BaseException) -> bool:
-    """The tickets' foreign key refused a retired key, or PostgreSQL broke a deadlock (a safety
-    net: :func:`prepare` makes the first key before the order's locks)."""
-    if isinstance(error, asyncpg.DeadlockDetectedError):
-        return True
-    return getattr(error, "constraint_name", None) == FOREIGN_KEY or (
-        FOREIGN_KEY in str(error) and "foreign key" in str(error).lower()
-    )
+    """The tickets' foreign key on ``scan_key_id`` refused a key retired meanwhile, and nothing
+    else: on PostgreSQL by the constraint's name. SQLite names no constraint ("FOREIGN KEY
+    constraint failed"); there an order's transaction holds the write lock from its start, so
+    the rows it checked (event, timeslot, ticket types) stay, and the key is the one reference
+    that can be gone. A deadlock is not this: it surfaces as it is (:func:`prepare` makes the
+    first key before an order takes any lock, so that two first orders do not deadlock)."""
+    if isinstance(error, asyncpg.ForeignKeyViolationError):
+        return error.constraint_name == FOREIGN_KEY
+    return isinstance(error, sqlite3.IntegrityError) and str(error) == SQLITE_FOREIGN_KEY
 
 
 def retrying_retired_key(operation: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
@@ -242,10 +249,10 @@ async def _keys(event_id: UUID) -> list[dict[str, Any]]:
 
 @requires("tickets.read")
 async def event_keys(principal: Principal, event_id: UUID) -> ScanKeys:
-    """The event's keys, oldest first (its first key is made here when it has none)."""
+    """The event's keys, oldest first; none before its first ticket is signed (a read writes
+    nothing)."""
     async with transaction():
         await owned_row(Event, event_id, principal.organization_id, "event")
-        await _ensure_current(principal.organization_id, event_id)
         rows = await _keys(event_id)
     return ScanKeys(keys=[_record(row) for row in rows])
 
@@ -253,8 +260,8 @@ async def event_keys(principal: Principal, event_id: UUID) -> ScanKeys:
 @requires("tickets.read")
 async def keys_by_event(principal: Principal, event_ids: list[UUID]) -> dict[UUID, list[ScanKey]]:
     """The keys of each of the caller's events named (GraphQL's ``Event.scanKeys`` for a page of
-    events): one statement to read them, and for events without a key yet, one to make their
-    first keys and one to read again. Events of others are left out."""
+    events): one statement to read them, none for an event without a ticket signed yet. Events
+    of others are left out."""
     owned = {
         row["id"]
         for row in await Event.select(Event.id).where(
@@ -264,26 +271,16 @@ async def keys_by_event(principal: Principal, event_ids: list[UUID]) -> dict[UUI
     if not owned:
         return {}
 
-    async def read() -> dict[UUID, list[dict[str, Any]]]:
-        rows = (
-            await ScanKeyTable.select(ScanKeyTable.event_id, ScanKeyTable.current, *KEY_COLUMNS)
-            .where(ScanKeyTable.event_id.is_in(sorted(owned)))
-            .order_by(ScanKeyTable.created_at)
-            .order_by(ScanKeyTable.kid)
-        )
-        found: dict[UUID, list[dict[str, Any]]] = {event_id: [] for event_id in owned}
-        for row in rows:
-            found[row["event_id"]].append(row)
-        return found
-
-    found = await read()
-    missing = [e for e, rows in found.items() if not any(row["current"] for row in rows)]
-    if missing:
-        now = utcnow()
-        rows = [_new_row(principal.organization_id, event_id, now) for event_id in missing]
-        await ScanKeyTable.insert(*rows).on_conflict(action="DO NOTHING")
-        found = await read()
-    return {event_id: [_record(row) for row in rows] for event_id, rows in found.items()}
+    rows = (
+        await ScanKeyTable.select(ScanKeyTable.event_id, *KEY_COLUMNS)
+        .where(ScanKeyTable.event_id.is_in(sorted(owned)))
+        .order_by(ScanKeyTable.created_at)
+        .order_by(ScanKeyTable.kid)
+    )
+    found: dict[UUID, list[ScanKey]] = {event_id: [] for event_id in owned}
+    for row in rows:
+        found[row["event_id"]].append(_record(row))
+    return found
 
 
 async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
@@ -301,16 +298,18 @@ async def _locked_event(principal: Principal, event_id: UUID) -> dict[str, Any]:
 
 @requires("events.write")
 async def rotate_key(principal: Principal, event_id: UUID) -> ScanKey:
-    """Add a key to the event that signs its codes from now on; the earlier keys stay good."""
-    now = utcnow()
+    """Add a key to the event that signs its codes from now on; the earlier keys stay good. An
+    event without a key gets this one as its first (one key, not a first and a second)."""
     async with transaction():
         event = await _locked_event(principal, event_id)
-        await _ensure_current(principal.organization_id, event_id)
-        await ScanKeyTable.update({ScanKeyTable.current: None}).where(
-            ScanKeyTable.event_id == event_id, ScanKeyTable.current.eq(True)
-        )
-        row = _new_row(principal.organization_id, event_id, now)
-        await ScanKeyTable.insert(row)
+        row = _new_row(principal.organization_id, event_id, utcnow())
+        current = await _ensure_current(principal.organization_id, event_id, row)
+        if current["id"] != row.id:
+            row.created_at = utcnow()  # after the key it follows, even one made while it waited
+            await ScanKeyTable.update({ScanKeyTable.current: None}).where(
+                ScanKeyTable.event_id == event_id, ScanKeyTable.current.eq(True)
+            )
+            await ScanKeyTable.insert(row)
         await audit.record(
             principal,
             "scan_key.rotate",

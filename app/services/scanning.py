@@ -431,36 +431,38 @@ async def _scan_at_once(
     on the condition that it is still the one decided on, the attendance, the outbox event).
     None when that write finds the nonce used or the ticket changed since the read: the caller
     then runs the scan in a transaction (which reads both again)."""
-    row = await statements.context(
-        organization_id, scanner_id, attempt.ticket_id, attempt.scannable_code
-    )
-    row = _scanner_found(row, scanner_id)
-    targets = {
-        field: row[f"target_{field}"] or []
-        for field in ("event_ids", "ticket_type_ids", "timeslot_ids")
-    }
-    scanner = _scanner_rules(row["scanner_id"], row["scanner_active"], row, targets)
-    tickets = Tickets.of([row] if row["id"] is not None else [])
-    _found(tickets, attempt)
-    [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
-    changes = _changes({0: answer}, tickets, set())
-    events, notices = _consequences(scanner.id, [answer])
-    outbox = outbox_rows(organization_id, events)
-    try:
-        written = await statements.write_one(
-            organization_id,
-            scanner.id,
-            received_at,
-            _log_row(uuid4(), answer),
-            changes[0] if changes else None,
-            outbox[0] if outbox else None,
-            notify_channel(),
+    async with statements.connection() as held:
+        row = await statements.context(
+            held, organization_id, scanner_id, attempt.ticket_id, attempt.scannable_code
         )
-    except statements.TicketChanged:
+        row = _scanner_found(row, scanner_id)
+        targets = {
+            field: row[f"target_{field}"] or []
+            for field in ("event_ids", "ticket_type_ids", "timeslot_ids")
+        }
+        scanner = _scanner_rules(row["scanner_id"], row["scanner_active"], row, targets)
+        tickets = Tickets.of([row] if row["id"] is not None else [])
+        _found(tickets, attempt)
+        [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
+        changes = _changes({0: answer}, tickets, set())
+        events, notices = _consequences(scanner.id, [answer])
+        outbox = outbox_rows(organization_id, events)
+        try:
+            written = await statements.write_one(
+                held,
+                organization_id,
+                scanner.id,
+                received_at,
+                _log_row(uuid4(), answer),
+                changes[0] if changes else None,
+                outbox[0] if outbox else None,
+                notify_channel(),
+            )
+        except statements.TicketChanged:
+            return None
+    if written == "nonce_used":
         return None
-    if not written:
-        return None
-    await rows_written(bool(events))
+    await rows_written(written == "relay")
     await live.publish_all_after_commit(organization_id, "scans", notices)
     related = row["related_json"]
     others = [] if related is None else _related_tickets(related)

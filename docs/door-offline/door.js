@@ -12,6 +12,7 @@ const CODE = /^T1\.[A-Za-z0-9_-]{182}[AEIMQUYcgkosw048]$/;
 const VERSION = 1;
 const PAYLOAD_BYTES = 73; // version, kid (8), ticket, event, ticket type and timeslot ids (16 each)
 const BATCH = 500; // the most items POST /scans/batch takes
+const CLOCKS_APART = 60 * 60 * 1000; // a refused scanned_at newer than this is a clock problem
 const RECENT = 8;
 
 const $ = (id) => document.getElementById(id);
@@ -137,7 +138,11 @@ async function call(method, path, body) {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
   const answer = await response.json();
-  if (!response.ok) throw new Error(answer.detail || `HTTP ${response.status}`);
+  if (!response.ok) {
+    // A 400 names each field it refuses in errors[] (e.g. scans[3].scanned_at).
+    const failure = new Error(answer.detail || `HTTP ${response.status}`);
+    throw Object.assign(failure, { errors: answer.errors || [] });
+  }
   return answer;
 }
 
@@ -187,12 +192,23 @@ $("setup").addEventListener("submit", async (submitted) => {
 
 let uploading = false;
 
+// The items of a batch the server refused as scanned too long ago: it keeps offline scans for
+// TICKETING_OFFLINE_MAX_AGE_HOURS (72 by default), and one older makes the whole batch a 400 naming
+// it (CONTRACT.md section 11). They will never be recorded, so the door drops them and sends the
+// rest. A refused scanned_at of the last hour means the clocks disagree: nothing is dropped.
+function tooOld(error, items) {
+  return (error.errors || []).map((named) => /^scans\[(\d+)\]\.scanned_at$/.exec(named.field))
+    .filter((match) => match !== null).map((match) => items[Number(match[1])])
+    .filter((item) => item !== undefined && Date.now() - Date.parse(item.scanned_at) > CLOCKS_APART);
+}
+
 async function upload() {
   if (uploading || door.queue.length === 0) return;
   uploading = true;
   $("uploaded").textContent = "Uploading…";
   $("results").replaceChildren();
   let sent = 0;
+  let dropped = 0;
   try {
     while (door.queue.length > 0) {
       const items = door.queue.slice(0, BATCH);
@@ -200,8 +216,19 @@ async function upload() {
         scans: items.map(({ ticket_id, nonce, scanned_at }) => ({ ticket_id, nonce, scanned_at })),
       };
       if (door.scannerId) body.scanner_id = door.scannerId;
-      // A batch sent again after a lost answer is answered as the first time (the nonces).
-      const { results } = await call("POST", "/scans/batch", body);
+      let results;
+      try {
+        // A batch sent again after a lost answer is answered as the first time (the nonces).
+        ({ results } = await call("POST", "/scans/batch", body));
+      } catch (error) {
+        const old = tooOld(error, items);
+        if (old.length === 0) throw error;
+        old.forEach(showTooOld);
+        door.queue = door.queue.filter((item) => !old.includes(item));
+        dropped += old.length;
+        save();
+        continue;
+      }
       results.forEach((result, index) => showResult(items[index], result));
       door.queue = door.queue.slice(items.length);
       sent += items.length;
@@ -209,17 +236,27 @@ async function upload() {
     }
   } catch (error) {
     $("uploaded").textContent = `Upload stopped (${error.message}): `
-      + `${door.queue.length} scans kept, ${sent} uploaded.`;
+      + `${door.queue.length} scans kept, ${sent} uploaded${tooOldCount(dropped)}.`;
     return;
   } finally {
     uploading = false;
   }
   try {
     await refresh();
-    $("uploaded").textContent = `${sent} scans uploaded; revocations refreshed.`;
+    $("uploaded").textContent = `${sent} scans uploaded${tooOldCount(dropped)}; revocations refreshed.`;
   } catch (error) {
-    $("uploaded").textContent = `${sent} scans uploaded; could not refresh (${error.message}).`;
+    $("uploaded").textContent = `${sent} scans uploaded${tooOldCount(dropped)}; `
+      + `could not refresh (${error.message}).`;
   }
+}
+
+const tooOldCount = (dropped) => (dropped === 0 ? "" : `, ${dropped} too old to record`);
+
+function showTooOld(item) {
+  const line = document.createElement("li");
+  line.textContent = `${item.ticket_id.slice(0, 8)}… not recorded: scanned too long ago for the server`;
+  line.className = "disagrees";
+  $("results").append(line);
 }
 
 function showResult(item, result) {

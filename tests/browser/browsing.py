@@ -1,11 +1,25 @@
-"""What the dashboard's browser tests share: viewports and signing in through the development
-identity provider."""
+"""What the browser tests share: Debian's Chromium and its flags, where screenshots land,
+viewports, and signing in to the dashboard through the development identity provider."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from playwright.async_api import BrowserContext, Page, expect
 
-from tests.browser.test_browser_pages import ARTIFACTS
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+"""Screenshots, for a person to look at (``tests/artifacts/``, git-ignored)."""
 
 LAPTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}

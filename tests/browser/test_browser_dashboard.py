@@ -12,8 +12,8 @@ import pytest
 from playwright.async_api import BrowserContext, expect
 
 from app.services.organizations import add_member
-from tests.browser.browsing import LAPTOP, PHONE, sign_in
-from tests.browser.test_browser_pages import ARTIFACTS, Offline
+from tests.browser.browsing import ARTIFACTS, LAPTOP, PHONE, sign_in
+from tests.browser.test_browser_pages import Offline
 from tests.support import Tenant
 
 pytestmark = pytest.mark.slow

@@ -16,8 +16,8 @@ import pytest
 from playwright.async_api import Browser, BrowserContext, Page, expect
 
 from app.timeutil import utcnow
-from tests.browser.browsing import LAPTOP, PHONE, sign_in
-from tests.browser.test_browser_pages import ARTIFACTS, Offline
+from tests.browser.browsing import ARTIFACTS, LAPTOP, PHONE, sign_in
+from tests.browser.test_browser_pages import Offline
 from tests.support import Tenant, create_venue, ok, open_door, place_order
 from tests.webhooks.support import Receiver
 

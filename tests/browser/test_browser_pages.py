@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -24,28 +22,17 @@ from playwright.async_api import (
     Locator,
     Page,
     Route,
-    async_playwright,
     expect,
 )
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from tests.browser.browsing import ARTIFACTS
 from tests.harness import free_port
 from tests.processes import serving
 from tests.support import Tenant
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 RENDER_TIMEOUT_MS = 30_000
 
 
@@ -53,26 +40,6 @@ RENDER_TIMEOUT_MS = 30_000
 async def base_url() -> AsyncIterator[str]:
     async with serving() as [url]:
         yield url
-
-
-@pytest.fixture(scope="module")
-def chromium() -> str:
-    """Debian's Chromium; its absence fails the run (scripts/test-tools installs it)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            "Debian's chromium is not installed: run scripts/test-tools as root, or "
-            "apt-get install chromium"
-        )
-    ARTIFACTS.mkdir(exist_ok=True)
-    return CHROMIUM
-
-
-@pytest.fixture(scope="module")
-async def browser(chromium: str) -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        yield launched
-        await launched.close()
 
 
 class Offline:

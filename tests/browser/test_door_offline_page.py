@@ -7,39 +7,19 @@ revocations since the download arrive."""
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import ThreadingHTTPServer
-from pathlib import Path
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from uuid import uuid4
 
 import httpx
 import pytest
-from playwright.async_api import Page, Request, Route, async_playwright, expect
+from playwright.async_api import Browser, Page, Request, Route, expect
 
-from tests.browser.test_live_door_page import CHROMIUM, CHROMIUM_ARGS, QuietHandler
-from tests.harness import free_port
-from tests.processes import served
+from tests.browser.browsing import ARTIFACTS
+from tests.browser.conftest import Example
 from tests.support import Tenant, ok, open_door, order_tickets
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "door-offline"
-SCREENSHOTS = Path("/tmp")
-
-
-@contextmanager
-def page_origin() -> Iterator[str]:
-    """docs/door-offline served on a 127.0.0.1 port of its own (a frontend's origin)."""
-    handler = functools.partial(QuietHandler, directory=str(PAGE))
-    server = ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+EXAMPLE = "door-offline"
 
 
 class Network:
@@ -87,7 +67,7 @@ def tampered(code: str) -> str:
 
 @pytest.mark.slow
 async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_back(
-    client: httpx.AsyncClient, tenant: Tenant
+    client: httpx.AsyncClient, tenant: Tenant, browser: Browser, example: Example
 ) -> None:
     door = await open_door(client, tenant, tickets=4, title="Stadium night")
     elsewhere = await open_door(client, tenant, tickets=1, title="Another night")
@@ -104,95 +84,85 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
     assert first["signed_code"] != retired_code
     ok(await client.post(f"/tickets/{cancelled['id']}/cancel", headers=tenant.headers))
 
-    with page_origin() as origin:
-        async with (
-            served(TICKETING_CORS_ORIGINS=origin) as api,
-            httpx.AsyncClient(base_url=api.url, headers=tenant.headers, timeout=30) as http,
-            async_playwright() as playwright,
-        ):
-            browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                context = await browser.new_context(viewport={"width": 900, "height": 1100})
-                network = Network(api.url)
-                await context.route(f"{api.url}/**", network.route)
-                page = await context.new_page()
-                page.on("request", network.saw)
-                errors: list[str] = []
-                page.on("pageerror", lambda error: errors.append(str(error)))
+    async with httpx.AsyncClient(base_url=example.api, headers=tenant.headers, timeout=30) as http:
+        context = await browser.new_context(viewport={"width": 900, "height": 1100})
+        try:
+            network = Network(example.api)
+            await context.route(f"{example.api}/**", network.route)
+            page = await context.new_page()
+            page.on("request", network.saw)
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
 
-                # Online: download the event's keys and revocations.
-                await page.goto(origin)
-                await page.get_by_label("API").fill(api.url)
-                await page.get_by_label("Token").fill(tenant.key)
-                await page.get_by_label("Event id").fill(event_id)
-                await page.get_by_label("Scanner id").fill(door.scanner["id"])
-                await page.get_by_role("button", name="Download keys and revocations").click()
-                await expect(page.locator("#prepared")).to_contain_text(
-                    "1 active key (1 retired), 1 cancelled ticket, 4 replaced codes;"
-                )
+            # Online: download the event's keys and revocations.
+            await page.goto(example.origin)
+            await page.get_by_label("API").fill(example.api)
+            await page.get_by_label("Token").fill(tenant.key)
+            await page.get_by_label("Event id").fill(event_id)
+            await page.get_by_label("Scanner id").fill(door.scanner["id"])
+            await page.get_by_role("button", name="Download keys and revocations").click()
+            await expect(page.locator("#prepared")).to_contain_text(
+                "1 active key (1 retired), 1 cancelled ticket, 4 replaced codes;"
+            )
 
-                # Offline: the service is unreachable, and the browser knows it.
-                network.blocked = True
-                await context.set_offline(True)
-                await expect(page.locator("#network")).to_have_text("offline")
-                await scan(page, retired_code, "Refused", "retired key")
-                await scan(page, first["signed_code"], "Admitted", first["id"][:8])
-                await page.screenshot(path=str(SCREENSHOTS / "ticketing-door-offline-admitted.png"))
-                await scan(page, first["signed_code"], "Refused", "Already admitted at this door")
-                await scan(page, tampered(second["signed_code"]), "Refused", "signature")
-                await page.screenshot(path=str(SCREENSHOTS / "ticketing-door-offline-refused.png"))
-                await scan(page, cancelled["signed_code"], "Refused", "cancelled")
-                await scan(page, elsewhere.tickets[0]["signed_code"], "Refused", "another event")
-                await scan(page, "K7Q2-9XTM", "Refused", "not a signed ticket code")
-                # Another door, online, admits the second ticket: this door cannot know it.
-                assert ok(await http.post(f"/tickets/{second['id']}/scan"))["status"] == "valid"
-                await scan(page, second["signed_code"], "Admitted", second["id"][:8])
-                await page.screenshot(
-                    path=str(SCREENSHOTS / "ticketing-door-offline-queued.png"), full_page=True
-                )
-                # The admitted, the repeated and the revoked scans wait; the rest named no ticket.
-                await expect(page.locator("#queued")).to_have_text("4")
+            # Offline: the service is unreachable, and the browser knows it.
+            network.blocked = True
+            await context.set_offline(True)
+            await expect(page.locator("#network")).to_have_text("offline")
+            await scan(page, retired_code, "Refused", "retired key")
+            await scan(page, first["signed_code"], "Admitted", first["id"][:8])
+            await page.screenshot(path=ARTIFACTS / "door-offline-admitted.png")
+            await scan(page, first["signed_code"], "Refused", "Already admitted at this door")
+            await scan(page, tampered(second["signed_code"]), "Refused", "signature")
+            await page.screenshot(path=ARTIFACTS / "door-offline-refused.png")
+            await scan(page, cancelled["signed_code"], "Refused", "cancelled")
+            await scan(page, elsewhere.tickets[0]["signed_code"], "Refused", "another event")
+            await scan(page, "K7Q2-9XTM", "Refused", "not a signed ticket code")
+            # Another door, online, admits the second ticket: this door cannot know it.
+            assert ok(await http.post(f"/tickets/{second['id']}/scan"))["status"] == "valid"
+            await scan(page, second["signed_code"], "Admitted", second["id"][:8])
+            await page.screenshot(path=ARTIFACTS / "door-offline-queued.png", full_page=True)
+            # The admitted, the repeated and the revoked scans wait; the rest named no ticket.
+            await expect(page.locator("#queued")).to_have_text("4")
 
-                # No scan needed the network. An upload tried now fails and keeps the queue.
-                assert network.attempts_while_blocked == []
-                await page.get_by_role("button", name="Upload scans").click()
-                await expect(page.locator("#uploaded")).to_contain_text("4 scans kept, 0 uploaded")
-                assert network.attempts_while_blocked == [f"{api.url}/scans/batch"]
+            # No scan needed the network. An upload tried now fails and keeps the queue.
+            assert network.attempts_while_blocked == []
+            await page.get_by_role("button", name="Upload scans").click()
+            await expect(page.locator("#uploaded")).to_contain_text("4 scans kept, 0 uploaded")
+            assert network.attempts_while_blocked == [f"{example.api}/scans/batch"]
 
-                # Meanwhile the office cancels another ticket; nothing has reached the service.
-                ok(await http.post(f"/tickets/{later_cancelled['id']}/cancel"))
-                for ticket in (first, cancelled):
-                    assert await scan_log(client, tenant, ticket) == []
-                assert len(await scan_log(client, tenant, second)) == 1
-                assert ok(await http.get(f"/tickets/{first['id']}"))["status"] == "valid"
+            # Meanwhile the office cancels another ticket; nothing has reached the service.
+            ok(await http.post(f"/tickets/{later_cancelled['id']}/cancel"))
+            for ticket in (first, cancelled):
+                assert await scan_log(client, tenant, ticket) == []
+            assert len(await scan_log(client, tenant, second)) == 1
+            assert ok(await http.get(f"/tickets/{first['id']}"))["status"] == "valid"
 
-                # Back online: the page uploads by itself and refreshes the revocations.
-                network.blocked = False
-                await context.set_offline(False)
-                await expect(page.locator("#network")).to_have_text("online")
-                await expect(page.locator("#uploaded")).to_have_text(
-                    "4 scans uploaded; revocations refreshed."
-                )
-                results = page.locator("#results li")
-                await expect(results).to_have_text(
-                    [
-                        f"{first['id'][:8]}… valid",
-                        f"{first['id'][:8]}… scanned (already_scanned)",
-                        f"{cancelled['id'][:8]}… cancelled (cancelled)",
-                        f"{second['id'][:8]}… scanned (already_scanned): admitted here offline,"
-                        " refused by the server",
-                    ]
-                )
-                await expect(page.locator("#queued")).to_have_text("0")
-                await expect(page.locator("#prepared")).to_contain_text(
-                    "1 active key (1 retired), 2 cancelled tickets, 4 replaced codes;"
-                )
-                await page.screenshot(
-                    path=str(SCREENSHOTS / "ticketing-door-offline-uploaded.png"), full_page=True
-                )
-                assert errors == []
-            finally:
-                await browser.close()
+            # Back online: the page uploads by itself and refreshes the revocations.
+            network.blocked = False
+            await context.set_offline(False)
+            await expect(page.locator("#network")).to_have_text("online")
+            await expect(page.locator("#uploaded")).to_have_text(
+                "4 scans uploaded; revocations refreshed."
+            )
+            results = page.locator("#results li")
+            await expect(results).to_have_text(
+                [
+                    f"{first['id'][:8]}… valid",
+                    f"{first['id'][:8]}… scanned (already_scanned)",
+                    f"{cancelled['id'][:8]}… cancelled (cancelled)",
+                    f"{second['id'][:8]}… scanned (already_scanned): admitted here offline,"
+                    " refused by the server",
+                ]
+            )
+            await expect(page.locator("#queued")).to_have_text("0")
+            await expect(page.locator("#prepared")).to_contain_text(
+                "1 active key (1 retired), 2 cancelled tickets, 4 replaced codes;"
+            )
+            await page.screenshot(path=ARTIFACTS / "door-offline-uploaded.png", full_page=True)
+            assert errors == []
+        finally:
+            await context.close()
 
         # The server recorded the door's scans, at the moments the door made them.
         admitted = ok(await client.get(f"/tickets/{first['id']}", headers=tenant.headers))
@@ -204,3 +174,56 @@ async def test_the_offline_door_verifies_codes_with_no_network_and_uploads_when_
         assert [row["status"] for row in await scan_log(client, tenant, cancelled)] == ["cancelled"]
         attendance = ok(await client.get(f"/events/{event_id}/attendance", headers=tenant.headers))
         assert (attendance["admitted"], attendance["inside"], attendance["entries"]) == (2, 2, 2)
+
+
+@pytest.mark.slow
+async def test_the_offline_door_drops_scans_too_old_for_the_server_and_uploads_the_rest(
+    client: httpx.AsyncClient, tenant: Tenant, browser: Browser, example: Example
+) -> None:
+    """A door that kept a scan longer than the server keeps offline scans (72 hours): the
+    batch's 400 names that item (CONTRACT.md section 11); the page shows it as not recorded,
+    drops it, and uploads the others, instead of keeping the whole queue forever."""
+    door = await open_door(client, tenant, tickets=2, title="Festival")
+    old, recent = door.tickets
+    days_ago = (datetime.now(UTC) - timedelta(hours=80)).isoformat()
+    minute_ago = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+    kept = {  # what the page keeps in localStorage, as after four days without a network
+        "api": example.api,
+        "eventId": door.venue.event["id"],
+        "scannerId": door.scanner["id"],
+        "keys": [],
+        "revoked": [],
+        "since": None,
+        "downloadedAt": None,
+        "admitted": {old["id"]: days_ago, recent["id"]: minute_ago},
+        "queue": [
+            {"ticket_id": ticket["id"], "nonce": str(uuid4()), "scanned_at": at, "admitted": True}
+            for ticket, at in ((old, days_ago), (recent, minute_ago))
+        ],
+    }
+    context = await browser.new_context(viewport={"width": 900, "height": 1100})
+    try:
+        page = await context.new_page()
+        await page.goto(example.origin)
+        await page.evaluate(
+            "kept => localStorage.setItem('door-offline', JSON.stringify(kept))", kept
+        )
+        await page.reload()
+        await expect(page.locator("#queued")).to_have_text("2")
+        await page.get_by_label("Token").fill(tenant.key)
+        await page.get_by_role("button", name="Upload scans").click()
+        await expect(page.locator("#uploaded")).to_have_text(
+            "1 scans uploaded, 1 too old to record; revocations refreshed."
+        )
+        await expect(page.locator("#results li")).to_have_text(
+            [
+                f"{old['id'][:8]}… not recorded: scanned too long ago for the server",
+                f"{recent['id'][:8]}… valid",
+            ]
+        )
+        await expect(page.locator("#queued")).to_have_text("0")
+        await page.screenshot(path=ARTIFACTS / "door-offline-too-old.png", full_page=True)
+    finally:
+        await context.close()
+    assert await scan_log(client, tenant, old) == []
+    assert [row["status"] for row in await scan_log(client, tenant, recent)] == ["valid"]

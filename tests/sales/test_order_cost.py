@@ -142,3 +142,21 @@ async def test_an_order_of_a_hold_is_two_statements_and_a_409_one(
         short = await client.post("/orders", json=order_body(venue, held), headers=tenant.headers)
     assert "has 1 places left" in problem(short, 409)["detail"]
     assert counter.count == 1, counter.statements
+
+
+async def test_a_hold_that_finds_too_few_places_answers_from_two_statements(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """The sale's check reads the places left; too few as read, the hold does not try to take
+    them: one more read says how many are left (and whether lapsed holds keep any)."""
+    venue = await create_venue(client, tenant, capacity=2)
+    hold_body = {"event_id": venue.event["id"], "event_timeslot_id": venue.timeslot["id"]}
+    one = [{"ticket_type_id": venue.ticket_type["id"]}]
+    ok(await client.post("/holds", json={**hold_body, "tickets": one}, headers=tenant.headers), 201)
+    with count_statements() as counter:
+        short = await client.post(
+            "/holds", json={**hold_body, "tickets": one * 2}, headers=tenant.headers
+        )
+    assert "has 1 places left" in problem(short, 409)["detail"]
+    assert counter.count == 2, counter.statements  # before: the claim too, three
+    ok(await client.post("/holds", json={**hold_body, "tickets": one}, headers=tenant.headers), 201)

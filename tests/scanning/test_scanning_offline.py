@@ -271,6 +271,43 @@ async def test_a_scanned_at_older_than_the_offline_bound_is_refused(
     assert within["status"] == "valid"
 
 
+async def test_a_batch_names_each_scan_too_old_and_runs_whole_without_them(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A batch of a door offline for days: a ``scanned_at`` older than
+    ``TICKETING_OFFLINE_MAX_AGE_HOURS`` is an invalid item (CONTRACT.md section 11: that
+    ``scanned_at`` is a 400; an invalid item is a 400 naming it and nothing of the batch runs;
+    no scan result's status says "too old"). The 400 names every such item at once, so the device
+    drops those and sends the rest, which runs whole: nothing else of the batch is lost."""
+    door = await door_at(client, tenant, now() - 80 * HOUR, now() + HOUR, tickets=3)
+    first, second, third = door.tickets
+    scans = [
+        {"ticket_id": first["id"], "nonce": "d:1", "scanned_at": stamp(now() - 2 * HOUR)},
+        {"ticket_id": second["id"], "nonce": "d:2", "scanned_at": stamp(now() - 75 * HOUR)},
+        {"scannable_code": third["scannable_code"], "nonce": "d:3"},
+        {"ticket_id": third["id"], "nonce": "d:4", "scanned_at": "0001-01-01T00:00:00Z"},
+        {"ticket_id": second["id"], "nonce": "d:5", "scanned_at": stamp(now() - 30 * MINUTE)},
+        {"ticket_id": first["id"], "nonce": "d:6", "scanned_at": stamp(now() - HOUR)},
+    ]
+    path = "/scans/batch"
+    refused = problem(await client.post(path, json={"scans": scans}, headers=tenant.headers), 400)
+    assert [error["field"] for error in refused["errors"]] == [
+        "scans[1].scanned_at",
+        "scans[3].scanned_at",
+    ]
+    for sold in door.tickets:
+        assert await scan_log(tenant, sold["id"]) == []
+    rest = [scan for index, scan in enumerate(scans) if index not in (1, 3)]
+    results = ok(await client.post(path, json={"scans": rest}, headers=tenant.headers))["results"]
+    assert [(r["nonce"], r["ticket_id"], r["status"]) for r in results] == [
+        ("d:1", first["id"], "valid"),
+        ("d:3", third["id"], "valid"),
+        ("d:5", second["id"], "valid"),
+        ("d:6", first["id"], "scanned"),
+    ]
+    assert [len(await scan_log(tenant, sold["id"])) for sold in door.tickets] == [2, 1, 1]
+
+
 async def test_a_profile_past_its_validity_on_arrival_refuses_a_backdated_scan(
     client: AsyncClient, tenant: Tenant
 ) -> None:

@@ -257,7 +257,7 @@ export interface paths {
         };
         /**
          * List an event's scan keys
-         * @description The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones included (refuse codes of a key whose `retired_at` is set). The event's first key is made on first use. Format and test vectors: docs/signed-codes.md.
+         * @description The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones included (refuse codes of a key whose `retired_at` is set); none before the event's first ticket is signed (a read makes no key). Format and test vectors: docs/signed-codes.md.
          *
          *     Scope: `tickets.read`.
          */
@@ -303,7 +303,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an event's scan key
-         * @description Adds a key, which signs the codes of the tickets written from then on (every process uses it within 30 seconds); codes signed earlier stay good until their key is retired.
+         * @description Adds a key, which signs the codes of the tickets written from then on (every process uses it within 30 seconds); codes signed earlier stay good until their key is retired. An event with no key yet gets this one as its first.
          *
          *     Scope: `events.write`.
          */

@@ -84,8 +84,8 @@ def sync_detailed(
     """List an event's scan keys
 
      The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones
-    included (refuse codes of a key whose `retired_at` is set). The event's first key is made on first
-    use. Format and test vectors: docs/signed-codes.md.
+    included (refuse codes of a key whose `retired_at` is set); none before the event's first ticket is
+    signed (a read makes no key). Format and test vectors: docs/signed-codes.md.
 
     Scope: `tickets.read`.
 
@@ -119,8 +119,8 @@ def sync(
     """List an event's scan keys
 
      The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones
-    included (refuse codes of a key whose `retired_at` is set). The event's first key is made on first
-    use. Format and test vectors: docs/signed-codes.md.
+    included (refuse codes of a key whose `retired_at` is set); none before the event's first ticket is
+    signed (a read makes no key). Format and test vectors: docs/signed-codes.md.
 
     Scope: `tickets.read`.
 
@@ -149,8 +149,8 @@ async def asyncio_detailed(
     """List an event's scan keys
 
      The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones
-    included (refuse codes of a key whose `retired_at` is set). The event's first key is made on first
-    use. Format and test vectors: docs/signed-codes.md.
+    included (refuse codes of a key whose `retired_at` is set); none before the event's first ticket is
+    signed (a read makes no key). Format and test vectors: docs/signed-codes.md.
 
     Scope: `tickets.read`.
 
@@ -182,8 +182,8 @@ async def asyncio(
     """List an event's scan keys
 
      The Ed25519 public keys that sign the event's tickets' `signed_code`, oldest first, retired ones
-    included (refuse codes of a key whose `retired_at` is set). The event's first key is made on first
-    use. Format and test vectors: docs/signed-codes.md.
+    included (refuse codes of a key whose `retired_at` is set); none before the event's first ticket is
+    signed (a read makes no key). Format and test vectors: docs/signed-codes.md.
 
     Scope: `tickets.read`.
 

@@ -101,7 +101,8 @@ def sync_detailed(
     """Rotate an event's scan key
 
      Adds a key, which signs the codes of the tickets written from then on (every process uses it within
-    30 seconds); codes signed earlier stay good until their key is retired.
+    30 seconds); codes signed earlier stay good until their key is retired. An event with no key yet
+    gets this one as its first.
 
     Scope: `events.write`.
 
@@ -138,7 +139,8 @@ def sync(
     """Rotate an event's scan key
 
      Adds a key, which signs the codes of the tickets written from then on (every process uses it within
-    30 seconds); codes signed earlier stay good until their key is retired.
+    30 seconds); codes signed earlier stay good until their key is retired. An event with no key yet
+    gets this one as its first.
 
     Scope: `events.write`.
 
@@ -170,7 +172,8 @@ async def asyncio_detailed(
     """Rotate an event's scan key
 
      Adds a key, which signs the codes of the tickets written from then on (every process uses it within
-    30 seconds); codes signed earlier stay good until their key is retired.
+    30 seconds); codes signed earlier stay good until their key is retired. An event with no key yet
+    gets this one as its first.
 
     Scope: `events.write`.
 
@@ -205,7 +208,8 @@ async def asyncio(
     """Rotate an event's scan key
 
      Adds a key, which signs the codes of the tickets written from then on (every process uses it within
-    30 seconds); codes signed earlier stay good until their key is retired.
+    30 seconds); codes signed earlier stay good until their key is retired. An event with no key yet
+    gets this one as its first.
 
     Scope: `events.write`.
 
