@@ -406,7 +406,8 @@ class Scan(Table, tablename="scans"):
     organization_id = ForeignKey(references=Organization, on_delete=OnDelete.cascade)
     ticket_id = ForeignKey(references=Ticket, on_delete=OnDelete.cascade)
     """Indexed by ``scans_ticket_created`` (ticket, created_at, id)."""
-    scanner_id = ForeignKey(references=Scanner, on_delete=OnDelete.cascade, index=True)
+    scanner_id = ForeignKey(references=Scanner, on_delete=OnDelete.cascade)
+    """Not indexed: nothing filters the log by scanner alone (migration 2026-11-27T05:00)."""
     status = Varchar(length=12)
     reason = Varchar(length=30, null=True, default=None)
     created_at = Timestamptz()
