@@ -12,6 +12,7 @@ sets before it starts the processes), and a scrape answered by any of them adds 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -96,7 +97,14 @@ def count_request(route: str, method: str, status: int, seconds: float) -> None:
 
 
 def count_scan(status: str, reason: str | None) -> None:
-    SCANS.labels(status, reason or "none").inc()
+    _scan_counter(status, reason or "none").inc()
+
+
+@functools.cache
+def _scan_counter(status: str, reason: str) -> Counter:
+    """The child of :data:`SCANS` of one outcome: ``labels`` checks and locks on every call
+    (the outcomes are a few fixed pairs, so the cache stays small)."""
+    return SCANS.labels(status, reason)
 
 
 def track_live_subscribers(topic: str, change: int) -> None:

@@ -125,14 +125,18 @@ class TicketState:
     def after(self, attempt: Attempt) -> TicketState:
         """The ticket after a valid ``attempt``: admitted on its first entry; its presence the
         attempt's direction when the attempt is its latest valid scan by ``scanned_at``."""
-        changed = self
-        if attempt.direction == "entry" and self.status == "valid":
-            changed = replace(changed, status="scanned", scanned_at=attempt.scanned_at)
-        if self.presence_at is None or attempt.scanned_at > self.presence_at:
-            changed = replace(
-                changed, inside=attempt.direction == "entry", presence_at=attempt.scanned_at
-            )
-        return changed
+        entry = attempt.direction == "entry"
+        admitted = entry and self.status == "valid"
+        latest = self.presence_at is None or attempt.scanned_at > self.presence_at
+        if not (admitted or latest):
+            return self
+        return replace(  # one copy: ``replace`` costs more than the decision
+            self,
+            status="scanned" if admitted else self.status,
+            scanned_at=attempt.scanned_at if admitted else self.scanned_at,
+            inside=entry if latest else self.inside,
+            presence_at=attempt.scanned_at if latest else self.presence_at,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -726,6 +730,10 @@ def _outcome(answer: Answer) -> tuple[Any, ...]:
     return answer.status, answer.reason, answer.scanned_at, answer.ticket.inside
 
 
+_NO_CHANGE = statements.Change(UUID(int=0), UUID(int=0), UUID(int=0), "", False, None)
+"""What a ticket's first valid attempt adds to (its counts are zero)."""
+
+
 def _changes(
     answers: dict[int, Answer], tickets: Tickets, applied: set[UUID]
 ) -> list[statements.Change]:
@@ -741,17 +749,15 @@ def _changes(
         if ticket.id in applied:
             continue
         first = tickets.by_id[ticket.id]
-        change = changes.get(ticket.id) or statements.Change(
+        change = changes.get(ticket.id) or _NO_CHANGE
+        entry = answer.attempt.direction == "entry"
+        changes[ticket.id] = statements.Change(
             id=ticket.id,
             event_id=ticket.event_id,
             timeslot_id=ticket.timeslot_id,
             old_status=first.status,
             old_inside=first.inside,
             old_presence_at=first.presence_at,
-        )
-        entry = answer.attempt.direction == "entry"
-        changes[ticket.id] = replace(
-            change,
             status=ticket.status,
             scanned_at=ticket.scanned_at,
             inside=ticket.inside,
