@@ -347,7 +347,8 @@ _CONTEXT_SCANNER = (
 
 def writes_at_once() -> bool:
     """Whether a single scan can be read and written in two statements (:func:`context`,
-    :func:`write_one`): PostgreSQL, whose ``scan_write`` function commits a scan by itself."""
+    :func:`write_one`), or one (:func:`admit`): PostgreSQL, whose ``scan_write`` function commits
+    a scan by itself."""
     return postgres()
 
 
@@ -379,10 +380,11 @@ _CONTEXT = {
 
 @asynccontextmanager
 async def connection() -> AsyncIterator[Any]:
-    """A pooled PostgreSQL connection for one scan's read and write (:func:`context`,
-    :func:`write_one`) outside any transaction, so that each statement commits by itself. Both
-    go to asyncpg as they are (numbered parameters, prepared once per connection): Piccolo's
-    query building cost a third of a scan's own CPU, and a second checkout of the pool more."""
+    """A pooled PostgreSQL connection for one scan's read and write (:func:`context` or
+    :func:`admit`, :func:`write_one`) outside any transaction, so that each statement commits by
+    itself. They go to asyncpg as they are (numbered parameters, prepared once per connection):
+    Piccolo's query building cost a third of a scan's own CPU, and a second checkout of the pool
+    more."""
     engine = Ticket._meta.db
     assert isinstance(engine, PostgresEngine) and engine.pool is not None, "no PostgreSQL pool"
     async with engine.pool.acquire() as held:
