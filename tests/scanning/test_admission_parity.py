@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -21,6 +21,7 @@ from httpx import AsyncClient
 from app.errors import NonceReused
 from app.services import scan_keys, scanning
 from db.tables import AttendanceCount, OutboxEvent, Scan, Ticket, TicketCount
+from tests.dates import YEAR
 from tests.scanning.support import HOUR, MINUTE, principal_of, stamp
 from tests.statements import count_statements
 from tests.support import (
@@ -35,7 +36,7 @@ from tests.support import (
     place_order,
 )
 
-T0 = datetime.fromisoformat("2030-01-01T12:00:00+00:00")
+T0 = datetime(YEAR, 1, 1, 12, tzinfo=UTC)
 """The timeslot runs from an hour before to an hour after; scans are at ``T0`` plus an offset
 (the setup's writes, at the clock's time, are all before any scan's)."""
 MICROSECOND = timedelta(microseconds=1)
