@@ -347,7 +347,8 @@ _CONTEXT_SCANNER = (
 
 def writes_at_once() -> bool:
     """Whether a single scan can be read and written in two statements (:func:`context`,
-    :func:`write_one`): PostgreSQL, whose ``scan_write`` function commits a scan by itself."""
+    :func:`write_one`), or one (:func:`admit`): PostgreSQL, whose ``scan_write`` function commits
+    a scan by itself."""
     return postgres()
 
 
@@ -363,24 +364,27 @@ def _context_sql(named_scanner: bool, by_id: bool) -> str:
     else:
         scanner_sql = _CONTEXT_SCANNER + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
     column = "t.id" if by_id else "t.scannable_code"
-    return _numbered(
+    return (
         f"WITH c AS ({scanner_sql}) SELECT c.*, t.* FROM c LEFT JOIN LATERAL "
         f"(SELECT {_TICKET_FIELDS}, {_RELATED_JSON} {_TICKET_FROM} AND {column} = {{}}) t ON true"
     )
 
 
 _CONTEXT = {
-    (named, by_id): _context_sql(named, by_id) for named in (True, False) for by_id in (True, False)
+    (named, by_id): _numbered(_context_sql(named, by_id))
+    for named in (True, False)
+    for by_id in (True, False)
 }
 """:func:`context`'s statement by (scanner named, ticket named by id)."""
 
 
 @asynccontextmanager
 async def connection() -> AsyncIterator[Any]:
-    """A pooled PostgreSQL connection for one scan's read and write (:func:`context`,
-    :func:`write_one`) outside any transaction, so that each statement commits by itself. Both
-    go to asyncpg as they are (numbered parameters, prepared once per connection): Piccolo's
-    query building cost a third of a scan's own CPU, and a second checkout of the pool more."""
+    """A pooled PostgreSQL connection for one scan's read and write (:func:`context` or
+    :func:`admit`, :func:`write_one`) outside any transaction, so that each statement commits by
+    itself. They go to asyncpg as they are (numbered parameters, prepared once per connection):
+    Piccolo's query building cost a third of a scan's own CPU, and a second checkout of the pool
+    more."""
     engine = Ticket._meta.db
     assert isinstance(engine, PostgresEngine) and engine.pool is not None, "no PostgreSQL pool"
     async with engine.pool.acquire() as held:
@@ -404,6 +408,60 @@ async def context(
     value = ticket_id if ticket_id is not None else code
     row = await held.fetchrow(sql, organization_id, *scanner_args, organization_id, value)
     return None if row is None else dict(row)
+
+
+_ADMITS = """
+    x.scanner_active AND x.id IS NOT NULL
+    AND x.signed_code IS NOT DISTINCT FROM COALESCE({}::varchar, x.signed_code)
+    AND (x.target_event_ids IS NULL OR x.event_id = ANY(x.target_event_ids))
+    AND (x.target_ticket_type_ids IS NULL OR x.ticket_type_id = ANY(x.target_ticket_type_ids))
+    AND (x.target_timeslot_ids IS NULL OR x.event_timeslot_id = ANY(x.target_timeslot_ids))
+    AND (x.opens_minutes_before_start IS NULL
+         OR a.at >= x.timeslot_starts_at - make_interval(mins => x.opens_minutes_before_start))
+    AND (x.closes_minutes_after_end IS NULL
+         OR a.at <= x.timeslot_ends_at + make_interval(mins => x.closes_minutes_after_end))
+    AND (x.valid_from IS NULL OR LEAST(a.at, a.received_at) >= x.valid_from)
+    AND (x.valid_until IS NULL OR GREATEST(a.at, a.received_at) <= x.valid_until)
+    AND x.status = 'valid' AND x.order_status = 'confirmed'
+    AND NOT x.inside AND x.presence_at IS NULL"""
+"""When an entry scan is certainly a ticket's first admission under ``decide`` (section 5's
+steps 3 to 7 and section 17's, ``app/services/scanning.py``), read off :func:`context`'s row
+``x`` and the attempt ``a``: the scanner active; the ticket found (by its signed code, when the
+scan gave one); inside the profile's targets and windows; the ticket ``valid``, never present,
+its order ``confirmed``. Every other case is left to Python: this may say no where ``decide``
+admits (an order status it does not list, a re-entry), never yes where ``decide`` does not."""
+
+PAYLOAD_IDS = {
+    "ticket_id": (UUID(int=1), "x.id"),
+    "order_id": (UUID(int=2), "x.order_id"),
+    "event_id": (UUID(int=3), "x.event_id"),
+    "scanner_id": (UUID(int=4), "x.scanner_id"),
+}
+"""The ids of an admission's ``ticket.scanned`` payload, which :func:`admit` reads: the caller
+encodes the payload with these stand-ins (field -> stand-in), and the statement puts each field's
+value (the column) in place of its stand-in, so that the payload is the caller's encoding."""
+_PAYLOAD = "{}::text"
+for _stand_in, _column in PAYLOAD_IDS.values():
+    _PAYLOAD = f"replace({_PAYLOAD}, '{_stand_in}', {_column}::text)"
+
+
+def _admit_sql(named_scanner: bool, by_id: bool) -> str:
+    return _numbered(
+        f"WITH x AS MATERIALIZED ({_context_sql(named_scanner, by_id)}), "
+        "a AS (SELECT {}::timestamptz AS at, {}::timestamptz AS received_at), "
+        "w AS (SELECT scan_write({}, x.scanner_id, a.received_at, {}, x.id, 'valid', NULL, "
+        "a.at, {}, a.at, 'entry', true, true, x.event_id, x.event_timeslot_id, "
+        "'valid', false, NULL, 'scanned', a.at, true, a.at, 1, 1, 1, 0, "
+        f"{COUNTER_SHARDS}, {{}}, {{}}, {_PAYLOAD}::json, {{}}) AS written "
+        f"FROM x, a WHERE {_ADMITS}) "
+        "SELECT x.*, (SELECT written FROM w) AS written FROM x"
+    )
+
+
+_ADMIT = {
+    (named, by_id): _admit_sql(named, by_id) for named in (True, False) for by_id in (True, False)
+}
+""":func:`admit`'s statement by (scanner named, ticket named by id)."""
 
 
 Written = Literal["written", "relay", "nonce_used"]
@@ -453,3 +511,44 @@ async def write_one(
             raise TicketChanged() from error
         raise
     return cast(Written, outcome)
+
+
+async def admit(
+    held: Any,
+    organization_id: UUID,
+    scanner_id: UUID | None,
+    ticket_id: UUID | None,
+    code: str | None,
+    signed_code: str | None,
+    scanned_at: datetime,
+    received_at: datetime,
+    log_id: UUID,
+    nonce: str | None,
+    event: tuple[UUID, str, str],
+    notify: str | None,
+) -> Row | None:
+    """An entry scan in one statement when it is certainly a first admission: :func:`context`'s
+    read, and when its row passes :data:`_ADMITS`, the write of :func:`write_one` for that
+    admission (``scan_write``: the log row ``log_id``, the ticket scanned at ``scanned_at`` and
+    inside, its attendance, the outbox ``event``: id, type, and its JSON payload with the
+    stand-ins of :data:`PAYLOAD_IDS`), committed by itself. The row as :func:`context` reads it
+    (before the write), with ``written``: what ``scan_write`` answered, or None when the scan
+    was left to the caller (nothing written). None when there is no such scanner;
+    :class:`TicketChanged` when the ticket changed between the read and the write."""
+    scanner_args = [] if scanner_id is None else [scanner_id]
+    sql = _ADMIT[scanner_id is not None, ticket_id is not None]
+    value = ticket_id if ticket_id is not None else code
+    outbox_id, event_type, payload = event
+    try:
+        row = await held.fetchrow(
+            sql,
+            organization_id, *scanner_args, organization_id, value,
+            scanned_at, received_at,
+            organization_id, log_id, nonce, outbox_id, event_type, payload, notify,
+            signed_code,
+        )  # fmt: skip
+    except Exception as error:
+        if getattr(error, "sqlstate", None) == "TK409":
+            raise TicketChanged() from error
+        raise
+    return None if row is None else dict(row)

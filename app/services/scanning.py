@@ -24,6 +24,7 @@ Windows and validity are decided at the attempt's ``scanned_at`` (the device's c
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -68,6 +69,7 @@ from db import scans as statements
 from db.tables import Event, Scan, Ticket
 from db.transactions import in_transaction, transaction
 
+logger = logging.getLogger("ticketing.scanning")
 Outcome = tuple[ScanStatus, ScanReason | None]
 Related = dict[UUID, list[RelatedTicket]]
 """Each order's tickets (order scanning), by order id."""
@@ -381,6 +383,7 @@ async def scan_ticket(
     scanned_at: datetime | None = None,
     direction: Direction = "entry",
     now: datetime | None = None,
+    admit_in_sql: bool = True,
 ) -> ScanResult:
     """Scan the ticket named by exactly one of ``ticket_id``, ``scannable_code`` and
     ``signed_code``, as the device did at ``scanned_at`` (default: now), on its way in or out
@@ -388,7 +391,9 @@ async def scan_ticket(
     signature is checked before anything else (CONTRACT.md section 17): a bad one is a 404, as
     for an unknown ticket.
 
-    ``now`` is the server's clock (tests pin it to probe the window edges).
+    ``now`` is the server's clock (tests pin it to probe the window edges). ``admit_in_sql``
+    False: no first admission is written by the statement that reads (``db.scans.admit``);
+    Python decides every scan after its read, which the parity test compares it with.
     """
     _check_target(ticket_id, scannable_code, "", signed_code)
     _check_nonce(nonce, "nonce")
@@ -402,7 +407,7 @@ async def scan_ticket(
     attempt = Attempt(0, ticket_id, scannable_code, nonce, at, direction, signed_code)
     done = None
     if statements.writes_at_once() and not in_transaction():
-        done = await _scan_at_once(organization_id, scanner_id, attempt, received_at)
+        done = await _scan_at_once(organization_id, scanner_id, attempt, received_at, admit_in_sql)
     if done is None:
         async with transaction():
             scanner = await _scanner(organization_id, scanner_id)
@@ -427,43 +432,57 @@ def _found(tickets: Tickets, attempt: Attempt) -> None:
 
 
 async def _scan_at_once(
-    organization_id: UUID, scanner_id: UUID | None, attempt: Attempt, received_at: datetime
+    organization_id: UUID,
+    scanner_id: UUID | None,
+    attempt: Attempt,
+    received_at: datetime,
+    admit_in_sql: bool,
 ) -> tuple[Answer, Related] | None:
-    """The common case of a single scan in two round trips and no transaction: one read (the
-    scanner, its profile and the ticket), the decision in Python (the same :func:`plan`), and
-    one write that commits by itself (``db.scans.write_one``: the log row, the ticket's state
-    on the condition that it is still the one decided on, the attendance, the outbox event).
-    None when that write finds the nonce used or the ticket changed since the read: the caller
-    then runs the scan in a transaction (which reads both again)."""
-    async with statements.connection() as held:
-        row = await statements.context(
-            held, organization_id, scanner_id, attempt.ticket_id, attempt.scannable_code
-        )
-        row = _scanner_found(row, scanner_id)
-        targets = {
-            field: row[f"target_{field}"] or []
-            for field in ("event_ids", "ticket_type_ids", "timeslot_ids")
-        }
-        scanner = _scanner_rules(row["scanner_id"], row["scanner_active"], row, targets)
-        tickets = Tickets.of([row] if row["id"] is not None else [])
-        _found(tickets, attempt)
-        [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
-        changes = _changes({0: answer}, tickets, set())
-        events, notices = _consequences(scanner.id, [answer])
-        outbox = outbox_rows(organization_id, events)
-        try:
-            written = await statements.write_one(
-                held,
-                organization_id,
-                scanner.id,
-                received_at,
-                _log_row(uuid4(), answer),
-                changes[0] if changes else None,
-                outbox[0] if outbox else None,
-                notify_channel(),
-            )
-        except statements.TicketChanged:
-            return None
+    """The common case of a single scan in one round trip and no transaction: an entry that is
+    certainly a first admission is read and written by one statement (``db.scans.admit``); any
+    other scan is read by it (or by ``db.scans.context``), decided in Python (the same
+    :func:`plan`, which also builds the answer of an admission), and written by a second
+    statement that commits by itself (``db.scans.write_one``: the log row, the ticket's state on
+    the condition that it is still the one decided on, the attendance, the outbox event). None
+    when a write finds the nonce used or the ticket changed since the read: the caller then runs
+    the scan in a transaction (which reads both again)."""
+    notify = notify_channel()
+    try:
+        async with statements.connection() as held:
+            if admit_in_sql and attempt.direction == "entry":
+                row = await _admit(held, organization_id, scanner_id, attempt, received_at, notify)
+            else:
+                row = await statements.context(
+                    held, organization_id, scanner_id, attempt.ticket_id, attempt.scannable_code
+                )
+            row = _scanner_found(row, scanner_id)
+            targets = {
+                field: row[f"target_{field}"] or []
+                for field in ("event_ids", "ticket_type_ids", "timeslot_ids")
+            }
+            scanner = _scanner_rules(row["scanner_id"], row["scanner_active"], row, targets)
+            tickets = Tickets.of([row] if row["id"] is not None else [])
+            _found(tickets, attempt)
+            [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
+            events, notices = _consequences(scanner.id, [answer])
+            written = row.get("written")
+            if written in ("written", "relay"):
+                _agrees(answer, row)
+            elif written is None:
+                changes = _changes({0: answer}, tickets, set())
+                outbox = outbox_rows(organization_id, events)
+                written = await statements.write_one(
+                    held,
+                    organization_id,
+                    scanner.id,
+                    received_at,
+                    _log_row(uuid4(), answer),
+                    changes[0] if changes else None,
+                    outbox[0] if outbox else None,
+                    notify,
+                )
+    except statements.TicketChanged:
+        return None
     if written == "nonce_used":
         return None
     await rows_written(written == "relay")
@@ -471,6 +490,51 @@ async def _scan_at_once(
     related = row["related_json"]
     others = [] if related is None else _related_tickets(related)
     return answer, {row["order_id"]: others} if row["order_scanning_enabled"] else {}
+
+
+_encode = msgspec.json.Encoder().encode
+_PAYLOAD_STAND_INS = {field: stand_in for field, (stand_in, _) in statements.PAYLOAD_IDS.items()}
+
+
+async def _admit(
+    held: Any,
+    organization_id: UUID,
+    scanner_id: UUID | None,
+    attempt: Attempt,
+    received_at: datetime,
+    notify: str | None,
+) -> dict[str, Any] | None:
+    """``db.scans.admit`` for ``attempt``, with its ``ticket.scanned`` payload encoded here as
+    the Python path encodes it (``outbox_rows``), the ids the statement reads left as stand-ins
+    (a field of :class:`TicketScanned` that it does not fill makes this fail at once)."""
+    payload = _encode(TicketScanned(scanned_at=attempt.scanned_at, **_PAYLOAD_STAND_INS))
+    return await statements.admit(
+        held,
+        organization_id,
+        scanner_id,
+        attempt.ticket_id,
+        attempt.scannable_code,
+        attempt.signed_code,
+        attempt.scanned_at,
+        received_at,
+        uuid4(),
+        attempt.nonce,
+        (uuid4(), TicketScanned.kind, payload.decode()),
+        notify,
+    )
+
+
+def _agrees(answer: Answer, row: dict[str, Any]) -> None:
+    """The statement admitted the ticket: :func:`plan` must find the same (a first admission)."""
+    before = answer.before
+    if answer.status != "valid" or before is None or before.status != "valid":
+        logger.error(
+            "scan of ticket %s: the statement admitted it, Python decided %s (%s): "
+            "db.scans._ADMITS and decide() disagree",
+            row["id"],
+            answer.status,
+            answer.reason,
+        )
 
 
 @requires("tickets.write")
