@@ -158,7 +158,7 @@ class Resource(Generic[R]):
         if self.scope is not None:
             principal.require(self.scope)
 
-    def to_records(self, rows: list[Row]) -> list[R]:
+    def to_records(self, rows: Sequence[Mapping[str, Any]]) -> list[R]:
         return mapper(self.record).many(rows)
 
     def _owned(self, principal: Principal) -> QueryString:
@@ -209,9 +209,12 @@ class Resource(Generic[R]):
             conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
         return conditions
 
-    async def _records(self, rows: list[Row]) -> list[R]:
+    async def _records(self, rows: Sequence[Mapping[str, Any]]) -> list[R]:
+        """The records of ``rows``; the enrichment, which adds to rows, is given copies."""
         if self.enrich is not None and rows:
-            await self.enrich(rows)
+            copies = [dict(row) for row in rows]
+            await self.enrich(copies)
+            return self.to_records(copies)
         return self.to_records(rows)
 
     async def get(self, principal: Principal, record_id: UUID) -> R:
@@ -398,7 +401,11 @@ class Resource(Generic[R]):
 
 
 def _page(
-    records: list[R], total: int, params: ListParams, rows: list[Row], more: bool | None = None
+    records: list[R],
+    total: int,
+    params: ListParams,
+    rows: Sequence[Mapping[str, Any]],
+    more: bool | None = None,
 ) -> Page[R]:
     """The page of ``records`` (from ``rows``); ``more`` says whether rows follow a keyset page
     (an offset page knows it from the total)."""

@@ -45,9 +45,12 @@ class Counts:
         )
 
     def _sum(self, equalities: Mapping[str, Any]) -> str:
+        """The total, as a ``bigint``: PostgreSQL sums ``bigint`` columns as ``numeric``, which
+        asyncpg decodes into a ``Decimal``, and a page's statement carries its total on each of
+        its rows (25 decodings cost a 25-row page about 30 us of the server's CPU)."""
         status = equalities.get(STATUS)
         counted = [status] if status is not None else list(self.statuses)
-        return "COALESCE(SUM(" + " + ".join(f'"{s}"' for s in counted) + "), 0)"
+        return "CAST(COALESCE(SUM(" + " + ".join(f'"{s}"' for s in counted) + "), 0) AS BIGINT)"
 
     def total(self, organization_id: Any, equalities: Mapping[str, Any]) -> QueryString:
         """The statement reading the total of the organization's rows matching ``equalities``,
