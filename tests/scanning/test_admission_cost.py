@@ -5,14 +5,17 @@ few round trips as the common case allows."""
 from __future__ import annotations
 
 import asyncio
+import os
 from uuid import UUID
 
+import asyncpg
 import pytest
 from httpx import AsyncClient
 
 from app.errors import NonceReused
 from app.schemas.scanning import ScanResult
 from app.services import scanning
+from db.tables import Ticket
 from tests.scanning.support import HOUR, door_at, now, principal_of, scan_log, scanned_events
 from tests.statements import count_statements
 from tests.support import Tenant, create_profile, create_scanner
@@ -119,3 +122,45 @@ async def test_a_scan_that_meets_a_changed_ticket_runs_in_a_transaction(
     assert sorted(result.status for result in results) == ["scanned"] * 9 + ["valid"]
     assert len(await scan_log(tenant, door.tickets[0]["id"])) == 10
     assert len(await scanned_events(tenant)) == 1
+
+
+async def test_a_nonce_first_used_concurrently_runs_in_a_transaction(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A nonce whose first use is not committed when the statement reads it: the statement's
+    write (an exit, certain) waits for it, finds the nonce used, writes nothing, and the
+    transaction answers that first use's result."""
+    door = await door_at(client, tenant, now() - HOUR, now() + HOUR)
+    principal = await principal_of(tenant)
+    code = door.tickets[0]["scannable_code"]
+    admitted = await scanning.scan_ticket(principal, scannable_code=code, nonce="n-0")
+    connection = await asyncpg.connect(os.environ["DATABASE_URL"])
+    try:
+        in_flight = connection.transaction()
+        await in_flight.start()
+        await connection.execute(  # the same attempt again, under a nonce of its own
+            "INSERT INTO scans (id, organization_id, ticket_id, scanner_id, status, reason, "
+            "created_at, scanned_at, received_at, nonce, result_scanned_at, direction, "
+            "result_inside) SELECT gen_random_uuid(), organization_id, ticket_id, scanner_id, "
+            "status, reason, created_at, scanned_at, received_at, 'n-1', result_scanned_at, "
+            "direction, result_inside FROM scans WHERE nonce = 'n-0'"
+        )
+        exit_ = asyncio.ensure_future(
+            scanning.scan_ticket(principal, scannable_code=code, nonce="n-1", direction="exit")
+        )
+        for _ in range(500):
+            if await connection.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+            ):
+                break
+            await asyncio.sleep(0.01)
+        else:
+            raise AssertionError("the scan never waited for the nonce's first use")
+        await in_flight.commit()
+        assert await exit_ == admitted  # the first use's answer: an entry, inside
+    finally:
+        await connection.close()
+    assert len(await scan_log(tenant, door.tickets[0]["id"])) == 2
+    [ticket] = await Ticket.select(Ticket.inside).where(Ticket.id == door.tickets[0]["id"])
+    assert ticket["inside"]
