@@ -410,7 +410,7 @@ async def context(
     return None if row is None else dict(row)
 
 
-_ADMITS = """
+_ALLOWED = """
     x.scanner_active AND x.id IS NOT NULL
     AND x.signed_code IS NOT DISTINCT FROM COALESCE({}::varchar, x.signed_code)
     AND (x.target_event_ids IS NULL OR x.event_id = ANY(x.target_event_ids))
@@ -421,15 +421,28 @@ _ADMITS = """
     AND (x.closes_minutes_after_end IS NULL
          OR a.at <= x.timeslot_ends_at + make_interval(mins => x.closes_minutes_after_end))
     AND (x.valid_from IS NULL OR LEAST(a.at, a.received_at) >= x.valid_from)
-    AND (x.valid_until IS NULL OR GREATEST(a.at, a.received_at) <= x.valid_until)
-    AND x.status = 'valid' AND x.order_status = 'confirmed'
-    AND NOT x.inside AND x.presence_at IS NULL"""
-"""When an entry scan is certainly a ticket's first admission under ``decide`` (section 5's
-steps 3 to 7 and section 17's, ``app/services/scanning.py``), read off :func:`context`'s row
-``x`` and the attempt ``a``: the scanner active; the ticket found (by its signed code, when the
-scan gave one); inside the profile's targets and windows; the ticket ``valid``, never present,
-its order ``confirmed``. Every other case is left to Python: this may say no where ``decide``
-admits (an order status it does not list, a re-entry), never yes where ``decide`` does not."""
+    AND (x.valid_until IS NULL OR GREATEST(a.at, a.received_at) <= x.valid_until)"""
+"""Section 5's steps 3 to 6 passed (``decide`` before the direction and the ticket's own
+state), read off :func:`context`'s row ``x`` and the attempt ``a``: the scanner active; the
+ticket found (by its signed code, when the scan gave one); inside the profile's targets and
+windows."""
+_KIND = f"""
+    CASE WHEN ({_ALLOWED}) IS NOT TRUE THEN NULL
+         WHEN a.direction = 'exit' THEN
+              CASE WHEN x.inside AND a.at > x.presence_at THEN 'exit' END
+         WHEN a.direction <> 'entry' OR x.order_status <> 'confirmed' THEN NULL
+         WHEN x.status = 'valid' AND NOT x.inside AND x.presence_at IS NULL THEN 'admit'
+         WHEN x.status = 'scanned' AND x.entry_policy = 'reentry' AND NOT x.inside
+              AND a.at > x.presence_at THEN 'reenter'
+    END"""
+"""Which valid scan ``decide`` and :meth:`TicketState.after` certainly make of the attempt, when
+it is one of three: ``admit``, a first admission (the ticket ``valid`` and never present, its
+order ``confirmed``); ``exit``, under any policy, of a ticket inside; ``reenter``, under
+``reentry``, of a ticket ``scanned`` and out, its order ``confirmed``. An exit or a re-entry only
+when the attempt is later than the ticket's presence (a late upload changes no presence: left to
+Python). NULL for everything else (refusals, duplicates, ``multiple``, a status or an order status
+not listed here), which Python then decides: this may say NULL where ``decide`` says valid,
+never a kind where it does not."""
 
 PAYLOAD_IDS = {
     "ticket_id": (UUID(int=1), "x.id"),
@@ -445,16 +458,36 @@ for _stand_in, _column in PAYLOAD_IDS.values():
     _PAYLOAD = f"replace({_PAYLOAD}, '{_stand_in}', {_column}::text)"
 
 
+_FIRST_ATTEMPT = (
+    "SELECT ticket_id AS first_ticket_id, status AS first_status, reason AS first_reason, "
+    "result_scanned_at AS first_result_scanned_at, scanned_at AS first_scanned_at, "
+    "direction AS first_direction, result_inside AS first_result_inside "
+    "FROM scans WHERE organization_id = {} AND nonce = {}::varchar"
+)
+"""The scan log's first attempt of the scan's nonce (:func:`first_attempts`' columns, each
+``first_``), for :func:`admit`: no row without a nonce or when it is new."""
+
+
 def _admit_sql(named_scanner: bool, by_id: bool) -> str:
+    admit, exit_ = "k.kind = 'admit'", "k.kind = 'exit'"
+    scanned_at = f"CASE WHEN {admit} THEN a.at ELSE x.scanned_at END"
+    event = "CASE WHEN k.kind <> 'exit' THEN {} END"
     return _numbered(
         f"WITH x AS MATERIALIZED ({_context_sql(named_scanner, by_id)}), "
-        "a AS (SELECT {}::timestamptz AS at, {}::timestamptz AS received_at), "
+        "a AS (SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
+        "{}::varchar AS direction), "
+        f"f AS ({_FIRST_ATTEMPT}), "
+        f"k AS (SELECT {_KIND} AS kind FROM x, a), "
         "w AS (SELECT scan_write({}, x.scanner_id, a.received_at, {}, x.id, 'valid', NULL, "
-        "a.at, {}, a.at, 'entry', true, true, x.event_id, x.event_timeslot_id, "
-        "'valid', false, NULL, 'scanned', a.at, true, a.at, 1, 1, 1, 0, "
-        f"{COUNTER_SHARDS}, {{}}, {{}}, {_PAYLOAD}::json, {{}}) AS written "
-        f"FROM x, a WHERE {_ADMITS}) "
-        "SELECT x.*, (SELECT written FROM w) AS written FROM x"
+        f"a.at, {{}}, {scanned_at}, a.direction, NOT {exit_}, true, x.event_id, "
+        "x.event_timeslot_id, x.status, x.inside, x.presence_at, "
+        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, a.at, "
+        f"({admit})::int, CASE WHEN {exit_} THEN -1 ELSE 1 END, (NOT {exit_})::int, "
+        f"({exit_})::int, {COUNTER_SHARDS}, {event.format('{}::uuid')}, "
+        f"{event.format('{}::varchar')}, {event.format(f'({_PAYLOAD})::json')}, {{}}) "
+        "AS written FROM x, a, k WHERE k.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
+        "SELECT x.*, f.*, k.kind, (SELECT written FROM w) AS written "
+        "FROM x CROSS JOIN k LEFT JOIN f ON true"
     )
 
 
@@ -522,19 +555,23 @@ async def admit(
     signed_code: str | None,
     scanned_at: datetime,
     received_at: datetime,
+    direction: str,
     log_id: UUID,
     nonce: str | None,
     event: tuple[UUID, str, str],
     notify: str | None,
 ) -> Row | None:
-    """An entry scan in one statement when it is certainly a first admission: :func:`context`'s
-    read, and when its row passes :data:`_ADMITS`, the write of :func:`write_one` for that
-    admission (``scan_write``: the log row ``log_id``, the ticket scanned at ``scanned_at`` and
-    inside, its attendance, the outbox ``event``: id, type, and its JSON payload with the
-    stand-ins of :data:`PAYLOAD_IDS`), committed by itself. The row as :func:`context` reads it
-    (before the write), with ``written``: what ``scan_write`` answered, or None when the scan
-    was left to the caller (nothing written). None when there is no such scanner;
-    :class:`TicketChanged` when the ticket changed between the read and the write."""
+    """A single scan in one statement when it is certainly one of :data:`_KIND`'s valid scans
+    (a first admission, an exit, a re-entry) or the retry of a used nonce: :func:`context`'s
+    read, with the nonce's first attempt (``first_ticket_id`` ..., null when the nonce is new or
+    None) and the ``kind``; when there is a kind and no first attempt, the write of
+    :func:`write_one` for that scan (``scan_write``: the log row ``log_id``, the ticket's state
+    and attendance as ``plan`` would change them, and for an entry the outbox ``event``: id,
+    type, and its JSON payload with the stand-ins of :data:`PAYLOAD_IDS`), committed by itself.
+    The row as :func:`context` reads it (before the write), with ``written``: what
+    ``scan_write`` answered, or None when the scan was left to the caller (nothing written).
+    None when there is no such scanner; :class:`TicketChanged` when the ticket changed between
+    the read and the write."""
     scanner_args = [] if scanner_id is None else [scanner_id]
     sql = _ADMIT[scanner_id is not None, ticket_id is not None]
     value = ticket_id if ticket_id is not None else code
@@ -543,9 +580,10 @@ async def admit(
         row = await held.fetchrow(
             sql,
             organization_id, *scanner_args, organization_id, value,
-            scanned_at, received_at,
-            organization_id, log_id, nonce, outbox_id, event_type, payload, notify,
+            scanned_at, received_at, direction,
+            organization_id, nonce,
             signed_code,
+            organization_id, log_id, nonce, outbox_id, event_type, payload, notify,
         )  # fmt: skip
     except Exception as error:
         if getattr(error, "sqlstate", None) == "TK409":

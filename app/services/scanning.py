@@ -392,8 +392,9 @@ async def scan_ticket(
     for an unknown ticket.
 
     ``now`` is the server's clock (tests pin it to probe the window edges). ``admit_in_sql``
-    False: no first admission is written by the statement that reads (``db.scans.admit``);
-    Python decides every scan after its read, which the parity test compares it with.
+    False: no scan is written or answered by the statement that reads (``db.scans.admit``);
+    Python decides every scan after its read (a retry meets its used nonce in the write and
+    runs in the transaction), which the parity test compares it with.
     """
     _check_target(ticket_id, scannable_code, "", signed_code)
     _check_nonce(nonce, "nonce")
@@ -438,18 +439,20 @@ async def _scan_at_once(
     received_at: datetime,
     admit_in_sql: bool,
 ) -> tuple[Answer, Related] | None:
-    """The common case of a single scan in one round trip and no transaction: an entry that is
-    certainly a first admission is read and written by one statement (``db.scans.admit``); any
-    other scan is read by it (or by ``db.scans.context``), decided in Python (the same
-    :func:`plan`, which also builds the answer of an admission), and written by a second
-    statement that commits by itself (``db.scans.write_one``: the log row, the ticket's state on
-    the condition that it is still the one decided on, the attendance, the outbox event). None
-    when a write finds the nonce used or the ticket changed since the read: the caller then runs
-    the scan in a transaction (which reads both again)."""
+    """The common case of a single scan in one round trip and no transaction: a first
+    admission, an exit or a re-entry that is certain, and the retry of a used nonce, are read
+    and written (or answered) by one statement (``db.scans.admit``); any other scan is read by
+    it (or by ``db.scans.context``), decided in Python (the same :func:`plan`, which also builds
+    the answer of the scans the statement wrote, and the first result of a retry), and written
+    by a second statement that commits by itself (``db.scans.write_one``: the log row, the
+    ticket's state on the condition that it is still the one decided on, the attendance, the
+    outbox event). None when a write finds the nonce used (a concurrent first use) or the ticket
+    changed since the read: the caller then runs the scan in a transaction (which reads both
+    again)."""
     notify = notify_channel()
     try:
         async with statements.connection() as held:
-            if admit_in_sql and attempt.direction == "entry":
+            if admit_in_sql:
                 row = await _admit(held, organization_id, scanner_id, attempt, received_at, notify)
             else:
                 row = await statements.context(
@@ -463,7 +466,12 @@ async def _scan_at_once(
             scanner = _scanner_rules(row["scanner_id"], row["scanner_active"], row, targets)
             tickets = Tickets.of([row] if row["id"] is not None else [])
             _found(tickets, attempt)
-            [answer] = plan(scanner, [attempt], tickets, {}, received_at).values()
+            firsts = {}
+            if attempt.nonce is not None and row.get("first_ticket_id") is not None:
+                firsts[attempt.nonce] = _first_attempt(row, "first_")
+            [answer] = plan(scanner, [attempt], tickets, firsts, received_at).values()
+            if answer.replayed:  # nothing to write: the first result again
+                return answer, _related_of(row)
             events, notices = _consequences(scanner.id, [answer])
             written = row.get("written")
             if written in ("written", "relay"):
@@ -487,9 +495,14 @@ async def _scan_at_once(
         return None
     await rows_written(written == "relay")
     await live.publish_all_after_commit(organization_id, "scans", notices)
+    return answer, _related_of(row)
+
+
+def _related_of(row: dict[str, Any]) -> Related:
+    """The other tickets of the scanned ticket's order, as :func:`db.scans.context` read them."""
     related = row["related_json"]
     others = [] if related is None else _related_tickets(related)
-    return answer, {row["order_id"]: others} if row["order_scanning_enabled"] else {}
+    return {row["order_id"]: others} if row["order_scanning_enabled"] else {}
 
 
 _encode = msgspec.json.Encoder().encode
@@ -517,6 +530,7 @@ async def _admit(
         attempt.signed_code,
         attempt.scanned_at,
         received_at,
+        attempt.direction,
         uuid4(),
         attempt.nonce,
         (uuid4(), TicketScanned.kind, payload.decode()),
@@ -525,13 +539,18 @@ async def _admit(
 
 
 def _agrees(answer: Answer, row: dict[str, Any]) -> None:
-    """The statement admitted the ticket: :func:`plan` must find the same (a first admission)."""
+    """The statement wrote the scan as its ``kind``: :func:`plan` must find the same."""
     before = answer.before
-    if answer.status != "valid" or before is None or before.status != "valid":
+    if answer.attempt.direction == "exit":
+        kind = "exit"
+    else:
+        kind = "admit" if before is not None and before.status == "valid" else "reenter"
+    if answer.status != "valid" or before is None or kind != row["kind"]:
         logger.error(
-            "scan of ticket %s: the statement admitted it, Python decided %s (%s): "
-            "db.scans._ADMITS and decide() disagree",
+            "scan of ticket %s: the statement wrote it as %s, Python decided %s (%s): "
+            "db.scans._KIND and decide() disagree",
             row["id"],
+            row["kind"],
             answer.status,
             answer.reason,
         )
@@ -837,18 +856,21 @@ def _changes(
 async def _first_attempts(organization_id: UUID, nonces: Sequence[str]) -> dict[str, FirstAttempt]:
     """The first results of nonces used before (a nonce names its ticket for good)."""
     rows = await statements.first_attempts(organization_id, nonces)
-    return {
-        row["nonce"]: FirstAttempt(
-            row["ticket_id"],
-            row["status"],
-            row["reason"],
-            row["result_scanned_at"],
-            row["scanned_at"],
-            row["direction"],
-            row["result_inside"],
-        )
-        for row in rows
-    }
+    return {row["nonce"]: _first_attempt(row) for row in rows}
+
+
+def _first_attempt(row: dict[str, Any], prefix: str = "") -> FirstAttempt:
+    """A nonce's first attempt from the scan log's columns in ``row``, each named ``prefix``
+    and the column (``first_`` in ``db.scans.admit``'s row)."""
+    return FirstAttempt(
+        row[f"{prefix}ticket_id"],
+        row[f"{prefix}status"],
+        row[f"{prefix}reason"],
+        row[f"{prefix}result_scanned_at"],
+        row[f"{prefix}scanned_at"],
+        row[f"{prefix}direction"],
+        row[f"{prefix}result_inside"],
+    )
 
 
 async def _announce(organization_id: UUID, scanner_id: UUID, new: Sequence[Answer]) -> None:
