@@ -39,16 +39,20 @@ protocol confused, and the rollback that follows fails on the closed connection.
 
 def unavailable(error: BaseException) -> bool:
     """Whether ``error``, or one it was raised while handling, is the database unable to serve
-    (an asyncpg client error on a connection that closed counts: its cause came first)."""
+    (an asyncpg client error on a connection that closed counts: its cause came first). An
+    ``InternalClientError`` always counts: it is asyncpg's protocol state confused, which the
+    connection's loss leaves behind (a failover drill saw "cannot switch to state 15; another
+    operation (2) is in progress" on the COMMIT of a connection PgBouncer had just lost, with no
+    cause attached), and the request is safe to retry with its idempotency key."""
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         if isinstance(current, UNAVAILABLE):
             return True
-        if isinstance(current, pg.InterfaceError | pg.InternalClientError) and any(
-            text in str(current) for text in CLOSED
-        ):
+        if isinstance(current, pg.InternalClientError):
+            return True
+        if isinstance(current, pg.InterfaceError) and any(text in str(current) for text in CLOSED):
             return True
         suppressed = current.__suppress_context__
         current = current.__cause__ or (None if suppressed else current.__context__)

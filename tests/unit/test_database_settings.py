@@ -83,3 +83,5 @@ def test_a_client_error_on_a_closed_connection_is_the_database_away_not_a_bug() 
     except asyncpg.InternalClientError as error:
         assert unavailable(error)
     assert not unavailable(asyncpg.InterfaceError("cannot perform operation: in progress"))
+    confused = "cannot switch to state 15; another operation (2) is in progress"
+    assert unavailable(asyncpg.InternalClientError(confused))  # seen on a COMMIT at a failover
