@@ -33,6 +33,7 @@ from piccolo.querystring import QueryString
 from piccolo.table import Table
 
 from db.rows import postgres
+from db.transactions import in_transaction
 
 Row = dict[str, Any]
 
@@ -120,11 +121,7 @@ async def _records(table: type[Table], query: QueryString) -> Sequence[Mapping[s
     rows cost about 60 us less CPU); inside a transaction (whose connection Piccolo holds) and on
     SQLite, Piccolo's ``raw``."""
     engine = table._meta.db
-    if (
-        isinstance(engine, PostgresEngine)
-        and engine.pool is not None
-        and engine.current_transaction.get() is None
-    ):
+    if not in_transaction() and isinstance(engine, PostgresEngine) and engine.pool is not None:
         sql, args = query.compile_string(engine_type="postgres")
         # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
         return cast(Sequence[Mapping[str, Any]], await engine.pool.fetch(sql, *args))
