@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from asyncpg import Pool
 from piccolo.apps.migrations.tables import Migration
 from piccolo.engine.base import Engine
 from piccolo.engine.postgres import PostgresEngine
@@ -135,9 +136,15 @@ async def start_engine(engine: Engine[Any], *, on_connect: ConnectionHook | None
         )
 
 
+def postgres_pool(engine: Engine[Any]) -> Pool | None:
+    """The started connection pool of ``engine`` when it is PostgreSQL's, else ``None`` (SQLite,
+    or the pool not started: ``start_engine``)."""
+    return engine.pool if isinstance(engine, PostgresEngine) else None
+
+
 def pool_usage(engine: Engine[Any]) -> tuple[int, int] | None:
     """(open, in use) connections of the PostgreSQL pool; ``None`` without a pool."""
-    pool = engine.pool if isinstance(engine, PostgresEngine) else None
+    pool = postgres_pool(engine)
     if pool is None:
         return None
     return pool.get_size(), pool.get_size() - pool.get_idle_size()

@@ -33,6 +33,7 @@ from piccolo.engine.sqlite import SQLiteEngine
 from piccolo.querystring import QueryString
 from piccolo.table import Table
 
+from db.engine import postgres_pool
 from db.rows import postgres
 from db.transactions import in_transaction
 
@@ -121,11 +122,11 @@ async def _records(table: type[Table], query: QueryString) -> Sequence[Mapping[s
     object around the statement and without copying each record into a dict: a 25-ticket page's
     rows cost about 60 us less CPU); inside a transaction (whose connection Piccolo holds) and on
     SQLite, Piccolo's ``raw``."""
-    engine = table._meta.db
-    if not in_transaction() and isinstance(engine, PostgresEngine) and engine.pool is not None:
+    pool = None if in_transaction() else postgres_pool(table._meta.db)
+    if pool is not None:
         sql, args = query.compile_string(engine_type="postgres")
         # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
-        return cast(Sequence[Mapping[str, Any]], await engine.pool.fetch(sql, *args))
+        return cast(Sequence[Mapping[str, Any]], await pool.fetch(sql, *args))
     return await _rows(table, query)
 
 

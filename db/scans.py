@@ -19,8 +19,7 @@ from datetime import datetime
 from typing import Any, Literal, cast
 from uuid import UUID
 
-from piccolo.engine.postgres import PostgresEngine
-
+from db.engine import postgres_pool
 from db.rows import Columns, postgres
 from db.tables import Scan, Scanner, Ticket
 
@@ -385,9 +384,9 @@ async def connection() -> AsyncIterator[Any]:
     itself. They go to asyncpg as they are (numbered parameters, prepared once per connection):
     Piccolo's query building cost a third of a scan's own CPU, and a second checkout of the pool
     more."""
-    engine = Ticket._meta.db
-    assert isinstance(engine, PostgresEngine) and engine.pool is not None, "no PostgreSQL pool"
-    async with engine.pool.acquire() as held:
+    pool = postgres_pool(Ticket._meta.db)
+    assert pool is not None, "no PostgreSQL pool"
+    async with pool.acquire() as held:
         yield held
 
 
