@@ -14,7 +14,8 @@ the loaders under the keys the fields' resolvers ask for, so that the executor f
 Whatever the prefetch cannot answer exactly as the resolvers would (a variable or argument that
 does not coerce, a bad id, a scope the caller lacks, a record that is not the caller's, SQLite) it
 leaves to them: it primes nothing, or leaves out the relation, and the fields load, refuse and
-report as without it.
+report as without it; so does the database unable to serve, which the fields then report on their
+paths.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from graphql import (
 from app.errors import DomainError
 from app.ids import parse_id
 from app.resources import Resource
+from db.availability import unavailable
 from graphql_api.context import Context
 from graphql_api.core import DirectResolver, field_metadata
 from graphql_api.dataloaders import list_args
@@ -101,6 +103,10 @@ class Prefetch:
             )
         except (GraphQLError, DomainError):
             return
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            return  # the fields meet the database's failure too, and report it on their paths
         if found is None:
             return
         loaders = context.loaders
