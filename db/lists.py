@@ -248,9 +248,9 @@ async def fetch_page_under(
     the table's columns, like the rows of ``SELECT *``); the page's bounds are written into the
     statement, as in :func:`fetch_page`. A relation's rows are found by their ids as an array
     (``= ANY``), which walks the primary key: as ``IN (SELECT ...)`` PostgreSQL planned a hash
-    join over a sequential scan of the whole table (0.85 ms for 2,500 orders). After a migration changed one of the tables, asyncpg
-    drops the connection's outdated knowledge of its row type and raises; the statement is then
-    run once more."""
+    join over a sequential scan of the whole table (0.85 ms for 2,500 orders). After a migration
+    changed one of the tables, asyncpg drops the connection's outdated knowledge of its row type
+    and raises; the statement is then run once more."""
     if not postgres():
         return None
     name = table._meta.tablename
