@@ -26,7 +26,7 @@ from app.errors import FieldError, InvalidInput, NotFound
 from app.ids import parse_id
 from app.pagination import ListParams, Page, Pagination, encode_after, list_params
 from app.principal import Principal
-from app.records import mapper
+from app.records import copied, mapper
 from app.timeutil import parse_timestamp, require_offset
 from db import lists
 from db.counts import Counts
@@ -220,11 +220,12 @@ class Resource(Generic[R]):
         return conditions
 
     async def _records(self, rows: Sequence[Mapping[str, Any]]) -> list[R]:
-        """The records of ``rows``; the enrichment, which adds to rows, is given copies."""
+        """The records of ``rows``; the enrichment, which adds to rows, is given copies, which
+        the mapper then prepares in place (one copy of each row, as without an enrichment)."""
         if self.enrich is not None and rows:
-            copies = [dict(row) for row in rows]
+            copies = [copied(row) for row in rows]
             await self.enrich(copies)
-            return self.to_records(copies)
+            return mapper(self.record).many_of_copies(copies)
         return self.to_records(rows)
 
     async def get(self, principal: Principal, record_id: UUID) -> R:

@@ -13,8 +13,11 @@ connections for ``--single-seconds`` (the measured rate), then the rest of them 
 few seconds), so that a million scans replay in minutes on a shared machine; ``--online-batch 1``
 sends every online scan alone.
 
-Right after the single scans, the floor's admission (``POST /write``, the least an admission
-needs) runs from the same clients for ``--floor-seconds``. At the end it reads
+The single scans take turns with the floor's admission (``POST /write``, the least an admission
+needs, from the same clients) in ``--rounds`` slices of each (floor, scans, floor, scans, ...:
+``--floor-seconds`` and ``--single-seconds`` in all), as ``bench/run.py`` does, so that a change
+in the machine's load weighs on both alike and the ratio compares figures taken seconds apart.
+At the end it reads
 ``GET /events/{id}/attendance`` and recounts the scan log in SQL (admitted: tickets
 with a valid entry; inside: tickets whose latest valid scan by ``scanned_at`` is an entry; entries
 and exits: valid scans of each direction) and fails unless they are equal. It prints the single
@@ -157,6 +160,9 @@ async def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
     parser.add_argument("--floor-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="slices of the floor and of the single scans"
+    )
     parser.add_argument("--seed", type=int, default=26)
     args = parser.parse_args()
     logs = Path(os.environ.get("TMPDIR", "/tmp"))
@@ -189,21 +195,25 @@ async def main() -> None:
                     "/scanners", json={"name": "Gate A", "profile_id": profile_id}
                 )
                 scanner_id = scanner.raise_for_status().json()["id"]
+            counters = iter(await floor_counters(database_url, FLOOR_COUNTERS))
             replay_started = time.perf_counter()
             queue = iter(sends)
-            single = await send_online(ports["service"], headers, queue, scanner_id, args, 1)
-            rate = single.sent / single.seconds
+            single, floor, floor_seconds = Sent(), Sent(), 0.0
+            for _ in range(args.rounds):
+                floor_started = time.perf_counter()
+                floor.add(await floor_slice(ports["floor"], headers, counters, args))
+                floor_seconds += time.perf_counter() - floor_started
+                single.add(await send_online(ports["service"], headers, queue, scanner_id, args, 1))
+            rate, floor_rate = single.sent / single.seconds, floor.sent / floor.seconds
             print(
                 f"{single.sent} online sends alone at {rate:.0f}/s, "
                 f"{single.errors} unexpected answers",
                 flush=True,
             )
-            floor_started = time.perf_counter()
-            floor = await floor_rate(ports["floor"], headers, database_url, args)
-            floor_seconds = time.perf_counter() - floor_started
             print(
-                f"floor POST /write (admission) {floor:.0f}/s; POST /scans x floor: "
-                f"{rate / floor:.2f} (load average {os.getloadavg()[0]:.1f})",
+                f"floor POST /write (admission) {floor_rate:.0f}/s, in turns with them "
+                f"({args.rounds} slices of each); POST /scans x floor: {rate / floor_rate:.2f} "
+                f"(load average {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
             batched = await send_online(
@@ -238,6 +248,11 @@ class Sent:
     errors: int = 0
     seconds: float = 0.0
 
+    def add(self, other: Sent) -> None:
+        self.sent += other.sent
+        self.errors += other.errors
+        self.seconds += other.seconds
+
 
 async def send_online(
     port: int,
@@ -248,13 +263,13 @@ async def send_online(
     batch: int,
 ) -> Sent:
     """Sends from ``queue`` in order, from ``args.clients`` connections taking the next in
-    turn: alone (``batch`` 1) for ``args.single_seconds`` at most, else ``batch`` at a time in
-    ``POST /scans/batch`` until the queue is empty."""
+    turn: alone (``batch`` 1) for one slice (``args.single_seconds / args.rounds``) at most, else
+    ``batch`` at a time in ``POST /scans/batch`` until the queue is empty."""
     done = Sent()
-    deadline = time.perf_counter() + (args.single_seconds if batch == 1 else float("inf"))
+    single = args.single_seconds / args.rounds if batch == 1 else float("inf")
 
     async def client(connection: HttpConnection) -> None:
-        while time.perf_counter() < deadline:
+        while time.perf_counter() < started + single:
             chunk = list(itertools.islice(queue, batch))
             if not chunk:
                 return
@@ -268,14 +283,14 @@ async def send_online(
             done.sent += len(chunk)
             done.errors += len(chunk) if status != 200 else 0
 
-    started = time.perf_counter()
     async with contextlib.AsyncExitStack() as stack:
         connections = [
             await stack.enter_async_context(HttpConnection("127.0.0.1", port, headers))
             for _ in range(args.clients)
         ]
+        started = time.perf_counter()  # timed from the connections made, as the floor's slices
         await asyncio.gather(*(client(connection) for connection in connections))
-    done.seconds = time.perf_counter() - started
+        done.seconds = time.perf_counter() - started
     return done
 
 
@@ -302,11 +317,15 @@ async def send_late(
                 answer.raise_for_status()
 
 
-async def floor_rate(
-    port: int, headers: dict[str, str], database_url: str, args: argparse.Namespace
-) -> float:
-    """The floor's admissions per second with the same clients, each a counter of capacity 1."""
-    counters = iter(await floor_counters(database_url, 200_000))
+FLOOR_COUNTERS = 200_000
+"""Counters of capacity 1 for the floor's admissions (more than its slices take)."""
+
+
+async def floor_slice(
+    port: int, headers: dict[str, str], counters: Iterator[uuid.UUID], args: argparse.Namespace
+) -> Sent:
+    """One slice (``args.floor_seconds / args.rounds``) of the floor's admissions with the same
+    clients, each a counter of capacity 1 from ``counters``."""
 
     async def request(connection: HttpConnection) -> bool:
         status, _ = await connection.request("POST", f"/write/{next(counters)}", b"")
@@ -317,8 +336,9 @@ async def floor_rate(
             await stack.enter_async_context(HttpConnection("127.0.0.1", port, headers))
             for _ in range(args.clients)
         ]
-        phase = await run_phase("floor admission", connections, args.floor_seconds, request)
-    return len(phase.latencies) / phase.seconds
+        seconds = args.floor_seconds / args.rounds
+        phase = await run_phase("floor admission", connections, seconds, request)
+    return Sent(len(phase.latencies), phase.errors, phase.seconds)
 
 
 if __name__ == "__main__":
