@@ -476,26 +476,32 @@ per first admission in ``bench/run.py``, which sends none)."""
 
 
 def _admit_sql(named_scanner: bool, by_id: bool) -> str:
-    admit, exit_ = "k.kind = 'admit'", "k.kind = 'exit'"
-    scanned_at = f"CASE WHEN {admit} THEN a.at ELSE x.scanned_at END"
-    event = "CASE WHEN k.kind <> 'exit' THEN {} END"
+    admit, exit_ = "x.kind = 'admit'", "x.kind = 'exit'"
+    scanned_at = f"CASE WHEN {admit} THEN x.at ELSE x.scanned_at END"
+    event = "CASE WHEN x.kind <> 'exit' THEN {} END"
     return _numbered(
-        f"WITH x AS MATERIALIZED ({_context_sql(named_scanner, by_id)}), "
-        "a AS (SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
-        "{}::varchar AS direction), "
+        "WITH x AS MATERIALIZED (SELECT x.*, a.*, "
+        f"{_KIND} AS kind FROM ({_context_sql(named_scanner, by_id)}) x, "
+        "(SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
+        "{}::varchar AS direction) a), "
         f"f AS ({_FIRST_ATTEMPT} AND {{}}::varchar IS NOT NULL), "
-        f"k AS (SELECT {_KIND} AS kind FROM x, a), "
-        "w AS (SELECT scan_write({}, x.scanner_id, a.received_at, {}, x.id, 'valid', NULL, "
-        f"a.at, {{}}, {scanned_at}, a.direction, NOT {exit_}, true, x.event_id, "
+        "w AS (SELECT scan_write({}, x.scanner_id, x.received_at, {}, x.id, 'valid', NULL, "
+        f"x.at, {{}}, {scanned_at}, x.direction, NOT {exit_}, true, x.event_id, "
         "x.event_timeslot_id, x.status, x.inside, x.presence_at, "
-        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, a.at, "
+        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, x.at, "
         f"({admit})::int, CASE WHEN {exit_} THEN -1 ELSE 1 END, (NOT {exit_})::int, "
         f"({exit_})::int, {COUNTER_SHARDS}, {event.format('{}::uuid')}, "
         f"{event.format('{}::varchar')}, {event.format(f'({_PAYLOAD})::json')}, {{}}) "
-        "AS written FROM x, a, k WHERE k.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
-        "SELECT x.*, f.*, k.kind, (SELECT written FROM w) AS written "
-        "FROM x CROSS JOIN k LEFT JOIN f ON true"
+        "AS written FROM x WHERE x.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
+        "SELECT x.*, f.*, (SELECT written FROM w) AS written FROM x LEFT JOIN f ON true"
     )
+
+
+"""The statement of :func:`admit`: the read (:func:`_context_sql`) with the attempt (``at``,
+``received_at``, ``direction``) and its ``kind`` in one materialized row ``x``, the nonce's first
+attempt ``f``, and the write ``w``. Each CTE and join is a node PostgreSQL sets up on every
+scan, and each join projects the read's columns again: hence the attempt and the kind in ``x``
+rather than CTEs of their own."""
 
 
 _ADMIT = {
@@ -586,10 +592,10 @@ async def admit(
     try:
         row = await held.fetchrow(
             sql,
+            signed_code,
             organization_id, *scanner_args, organization_id, value,
             scanned_at, received_at, direction,
             organization_id, nonce, nonce,
-            signed_code,
             organization_id, log_id, nonce, outbox_id, event_type, payload, notify,
         )  # fmt: skip
     except Exception as error:
