@@ -69,15 +69,23 @@ class RowMapper(Generic[R]):
     def many(self, rows: Iterable[Mapping[str, Any]]) -> list[R]:
         """Every row as a record, in one conversion (a page's 25 records in about half the
         time of one conversion each)."""
-        records: list[R] = msgspec.convert(
-            [self._prepared(row) for row in rows], self._many, strict=False
-        )
+        return self._convert([self._prepared(row) for row in rows])
+
+    def many_of_copies(self, rows: Iterable[dict[str, Any]]) -> list[R]:
+        """:meth:`many` of dicts made for this call (:func:`copied`), prepared in place instead
+        of copied again."""
+        return self._convert([self._fixed(row) for row in rows])
+
+    def _convert(self, prepared: list[Mapping[str, Any]]) -> list[R]:
+        records: list[R] = msgspec.convert(prepared, self._many, strict=False)
         return records
 
     def _prepared(self, row: Mapping[str, Any]) -> Mapping[str, Any]:
-        if not (self._times or self._texts):
+        if not (self._times or self._texts) and row.__class__ is dict:
             return row
-        row = dict(row)
+        return self._fixed(copied(row))
+
+    def _fixed(self, row: dict[str, Any]) -> dict[str, Any]:
         for name in self._times:
             value = row.get(name)
             if value is not None and (value.__class__ is not datetime or value.tzinfo is not UTC):
@@ -87,6 +95,16 @@ class RowMapper(Generic[R]):
             if isinstance(value, str | bytes):
                 row[name] = msgspec.json.decode(value)
         return row
+
+
+def copied(row: Mapping[str, Any]) -> dict[str, Any]:
+    """``row`` as a new dict. Read through its keys and values, an asyncpg ``Record`` (a page's
+    rows) copies in two thirds of the time ``dict(record)`` takes; a dict is copied as one.
+    msgspec converts a dict many times faster than any other mapping, so a record is always made
+    from one."""
+    if row.__class__ is dict:
+        return dict(row)
+    return dict(zip(row.keys(), row.values(), strict=True))
 
 
 @cache

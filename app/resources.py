@@ -26,7 +26,7 @@ from app.errors import FieldError, InvalidInput, NotFound
 from app.ids import parse_id
 from app.pagination import ListParams, Page, Pagination, encode_after, list_params
 from app.principal import Principal
-from app.records import mapper
+from app.records import copied, mapper
 from app.timeutil import parse_timestamp, require_offset
 from db import lists
 from db.counts import Counts
@@ -132,6 +132,16 @@ class Parent:
     kind: str
 
 
+@dataclass(frozen=True, slots=True)
+class PageUnder(Generic[R]):
+    """A parent's record, its page of records, and the records of the relations read with them,
+    by resource and id (:meth:`Resource.page_under`)."""
+
+    parent: Any
+    page: Page[R]
+    related: dict[Resource[Any], dict[UUID, Any]]
+
+
 @dataclass(eq=False)
 class Resource(Generic[R]):
     table: type[Table]
@@ -210,11 +220,12 @@ class Resource(Generic[R]):
         return conditions
 
     async def _records(self, rows: Sequence[Mapping[str, Any]]) -> list[R]:
-        """The records of ``rows``; the enrichment, which adds to rows, is given copies."""
+        """The records of ``rows``; the enrichment, which adds to rows, is given copies, which
+        the mapper then prepares in place (one copy of each row, as without an enrichment)."""
         if self.enrich is not None and rows:
-            copies = [dict(row) for row in rows]
+            copies = [copied(row) for row in rows]
             await self.enrich(copies)
-            return self.to_records(copies)
+            return mapper(self.record).many_of_copies(copies)
         return self.to_records(rows)
 
     async def get(self, principal: Principal, record_id: UUID) -> R:
@@ -359,16 +370,6 @@ class Resource(Generic[R]):
         self._allow(principal)
         params = self.params(limit, offset, sort)
         column = self.parents[parent].column
-        narrowed = self._equalities(filters)
-        counts, counted = self.counts, None
-        if (
-            counts is not None
-            and narrowed is not None
-            and counts.answers({**narrowed, column: None})
-        ):
-            counted = lambda within: counts.totals(  # noqa: E731
-                principal.organization_id, column, within, narrowed
-            )
         found = await lists.fetch_pages(
             self.table,
             column,
@@ -377,7 +378,7 @@ class Resource(Generic[R]):
             self._order(params),
             params.limit,
             params.offset,
-            totals=counted,
+            totals=self._kept_totals(principal, column, filters),
         )
         every_row = [row for rows, _ in found.values() for row in rows]
         if self.enrich is not None and every_row:
@@ -386,6 +387,68 @@ class Resource(Generic[R]):
             parent_id: _page(self.to_records(rows), total, params, rows)
             for parent_id, (rows, total) in found.items()
         }
+
+    async def page_under(
+        self,
+        principal: Principal,
+        parent: Resource[Any],
+        column: str,
+        parent_id: UUID,
+        related: Sequence[tuple[str, Resource[Any]]] = (),
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        sort: str | None = None,
+        **filters: Any,
+    ) -> PageUnder[R] | None:
+        """The record ``parent_id`` of ``parent`` (as ``parent.load`` reads it), the page
+        :meth:`pages` gives under it, and the records of the ``related`` resources whose ids the
+        page's rows hold in the key columns named, in one statement
+        (``db.lists.fetch_page_under``). None when the parent is not the caller's, and on
+        SQLite: the caller then reads them its usual way. Every resource's scope is required."""
+        self._allow(principal)
+        parent._allow(principal)
+        for _, other in related:
+            other._allow(principal)
+        params = self.params(limit, offset, sort)
+        column = self.parents[column].column
+        conditions = self._conditions(principal, filters)
+        within = lists.condition(f'"{column}" = {{}}', parent_id)
+        kept = self._kept_totals(principal, column, filters)
+        found = await lists.fetch_page_under(
+            parent.table,
+            [parent._owned(principal), lists.condition('"id" = {}', parent_id)],
+            self.table,
+            [*conditions, within],
+            self._order(params),
+            params.limit,
+            params.offset,
+            total=kept(within) if kept is not None else None,
+            related=[
+                lists.Related(key, other.table, [other._owned(principal)]) for key, other in related
+            ],
+        )
+        if found is None or found.parent is None:
+            return None
+        [parent_record] = await parent._records([found.parent])
+        records: dict[Resource[Any], dict[UUID, Any]] = {}
+        for (_, other), rows in zip(related, found.related, strict=True):
+            records.setdefault(other, {}).update(
+                (record.id, record) for record in await other._records(rows)
+            )
+        page = _page(await self._records(found.rows), found.total, params, found.rows)
+        return PageUnder(parent_record, page, records)
+
+    def _kept_totals(
+        self, principal: Principal, column: str, filters: Mapping[str, Any]
+    ) -> Callable[[QueryString], QueryString] | None:
+        """The statement reading the kept totals of the pages under ``column``'s values (given
+        the condition selecting them), when the counts answer for ``filters``; None: count."""
+        narrowed = self._equalities(filters)
+        counts = self.counts
+        if counts is None or narrowed is None or not counts.answers({**narrowed, column: None}):
+            return None
+        return lambda within: counts.totals(principal.organization_id, column, within, narrowed)
 
     async def _require_parent(self, principal: Principal, parent: Parent, parent_id: UUID) -> None:
         if not await lists.exists(

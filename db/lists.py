@@ -27,6 +27,7 @@ from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+import asyncpg
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
 from piccolo.querystring import QueryString
@@ -201,6 +202,91 @@ async def fetch_page(
         [row for row in rows if row["id"] is not None],
         int(first["total__"] or 0),
         {key: first[f"{key}__"] for key in scalars},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A to-one relation of a page's rows read in the page's statement (:func:`fetch_page_under`):
+    the rows of ``table`` matching ``conditions`` whose id a page row's ``key`` column holds."""
+
+    key: str
+    table: type[Table]
+    conditions: Sequence[QueryString]
+
+
+@dataclass(slots=True)
+class PageUnder:
+    """The parent's row (None when no row matched its conditions), its page of rows, how many
+    match in all, and the rows of each :class:`Related` relation (each row once)."""
+
+    parent: Mapping[str, Any] | None
+    rows: list[Mapping[str, Any]]
+    total: int
+    related: list[list[Mapping[str, Any]]]
+
+
+async def fetch_page_under(
+    parent: type[Table],
+    parent_conditions: Sequence[QueryString],
+    table: type[Table],
+    conditions: Sequence[QueryString],
+    order: Order,
+    limit: int,
+    offset: int,
+    *,
+    total: QueryString | None = None,
+    related: Sequence[Related] = (),
+) -> PageUnder | None:
+    """A parent's row, its page of ``table``'s rows matching ``conditions`` with their total
+    (``total`` as in :func:`fetch_page`, else counted), and the rows each of
+    ``related`` names, in one statement (one round trip where reading them one after the other
+    costs three): GraphQL's page under a root record (``graphql_api.prefetch``). None on SQLite,
+    whose caller reads them its usual way.
+
+    Each part is a whole row of its table (a composite value, which asyncpg reads as a record of
+    the table's columns, like the rows of ``SELECT *``); the page's bounds are written into the
+    statement, as in :func:`fetch_page`. A relation's rows are found by their ids as an array
+    (``= ANY``), which walks the primary key: as ``IN (SELECT ...)`` PostgreSQL planned a hash
+    join over a sequential scan of the whole table (0.85 ms for 2,500 orders). After a migration
+    changed one of the tables, asyncpg drops the connection's outdated knowledge of its row type
+    and raises; the statement is then run once more."""
+    if not postgres():
+        return None
+    name = table._meta.tablename
+    parent_name = parent._meta.tablename
+    where = _all(conditions)
+    counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+    joins = [
+        compose(
+            f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
+            f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
+            f'AS "r{number}__"',
+            _all(join.conditions),
+        )
+        for number, join in enumerate(related)
+    ]
+    query = compose(
+        f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
+        f"LIMIT {int(limit)} OFFSET {int(offset)}) "
+        f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
+        f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
+        f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
+        + "".join(", {}" for _ in joins),
+        where,
+        _all(parent_conditions),
+        counted,
+        *joins,
+    )
+    try:
+        [row] = await _records(table, query)
+    except asyncpg.exceptions.OutdatedSchemaCacheError:
+        [row] = await _records(table, query)
+    return PageUnder(
+        row["parent__"],
+        list(row["rows__"]),
+        int(row["total__"] or 0),
+        [list(row[f"r{number}__"]) for number in range(len(joins))],
     )
 
 

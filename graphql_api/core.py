@@ -19,7 +19,7 @@ Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 from __future__ import annotations
 
 from asyncio import Future, wait
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import strawberry
@@ -104,6 +104,11 @@ class DirectResolver:
 def _definition(field: Any) -> Any:
     """The Strawberry field behind a graphql-core field (Strawberry's back reference)."""
     return (field.extensions or {}).get(GraphQLCoreConverter.DEFINITION_BACKREF)
+
+
+def field_metadata(field: GraphQLField) -> Mapping[str, Any]:
+    """The ``metadata`` of the Strawberry field behind a graphql-core field (empty for none)."""
+    return getattr(_definition(field), "metadata", None) or {}
 
 
 def install_direct_resolvers(schema: strawberry.Schema) -> None:

@@ -9,6 +9,7 @@ that asked, not the whole query.
 
 from __future__ import annotations
 
+from asyncio import Future
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 from uuid import UUID
@@ -55,6 +56,14 @@ class Loaders:
 
             self._records[resource] = DataLoader(load_fn=load)
         return self._records[resource]
+
+    def record(self, resource: Resource[Any], record_id: UUID) -> Any:
+        """The record ``record_id`` of ``resource`` from its loader: the record itself when it
+        is loaded already (asked before, or primed: ``graphql_api.prefetch``), which the
+        executor completes at once, else the loader's future."""
+        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
+        loaded: Future[Any] = self.records(resource).load(record_id)  # type: ignore[assignment]
+        return loaded.result() if loaded.done() else loaded
 
     def by_ids(self, service: ByIds, kind: str) -> DataLoader[UUID, Any]:
         """What ``service`` answers for each id, the ids of one tick asked at once; an id it

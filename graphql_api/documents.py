@@ -41,6 +41,7 @@ from graphql_api.limits import (
     limit_variables,
     operation_cost,
 )
+from graphql_api.prefetch import Prefetch, plan
 
 CAPACITY = 512
 """Documents kept per process."""
@@ -73,11 +74,19 @@ class Document:
     limit_names: frozenset[str] = frozenset()
     fragments: dict[str, FragmentDefinitionNode] = field(default_factory=dict)
     _costs: OrderedDict[Hashable, int] = field(default_factory=OrderedDict)
+    _prefetches: dict[int, Prefetch | None] = field(default_factory=dict)
 
     def operation(self, name: str | None) -> OperationDefinitionNode | None:
         """The operation to run (``name``, or the only one); None when there is no such one."""
         assert self.node is not None
         return get_operation_ast(self.node, name)
+
+    def prefetch(self, operation: OperationDefinitionNode) -> Prefetch | None:
+        """What to read before ``operation`` executes (``graphql_api.prefetch``), planned once."""
+        key = id(operation)
+        if key not in self._prefetches:
+            self._prefetches[key] = plan(self.schema, operation)
+        return self._prefetches[key]
 
     def cost_errors(
         self, operation: OperationDefinitionNode, variables: Mapping[str, Any]

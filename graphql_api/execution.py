@@ -20,6 +20,7 @@ from graphql_api.context import Context
 from graphql_api.errors import coded
 
 if TYPE_CHECKING:
+    from graphql_api.documents import Document
     from graphql_api.schema import TicketingSchema
 
 _PLURAL = {
@@ -57,9 +58,9 @@ def _checked(
     operation: Operation,
     allowed: frozenset[OperationType],
     transport: str,
-) -> Response | OperationDefinitionNode:
-    """The operation to run (its document prepared, ``graphql_api.documents``), or the response
-    refusing it."""
+) -> Response | tuple[Document, OperationDefinitionNode]:
+    """The operation to run with its document (prepared, ``graphql_api.documents``), or the
+    response refusing it."""
     document = schema.documents.get(operation.query)
     if document.errors:
         return response(None, document.errors)
@@ -76,7 +77,7 @@ def _checked(
     refused = document.cost_errors(definition, operation.variables)
     if refused:
         return response(None, refused)
-    return definition
+    return document, definition
 
 
 async def execute(
@@ -86,10 +87,14 @@ async def execute(
     allowed: frozenset[OperationType],
     transport: str,
 ) -> Response:
-    """The response to a query or mutation."""
+    """The response to a query or mutation; what the query reads first is read in one
+    statement before it executes (``graphql_api.prefetch``)."""
     checked = _checked(schema, operation, allowed, transport)
     if isinstance(checked, dict):
         return checked
+    prefetch = checked[0].prefetch(checked[1])
+    if prefetch is not None:
+        await prefetch.prime(context, operation.variables)
     result = await schema.execute(
         operation.query,
         variable_values=operation.variables,
@@ -108,7 +113,7 @@ async def subscribe(
     checked = _checked(schema, operation, frozenset(OperationType), "WebSocket")
     if isinstance(checked, dict):
         return checked
-    if checked.operation.value != OperationType.SUBSCRIPTION.value:
+    if checked[1].operation.value != OperationType.SUBSCRIPTION.value:
         return _one(
             await execute(schema, operation, context, frozenset(OperationType), "WebSocket")
         )

@@ -13,6 +13,7 @@ resource as they came; it parses and bounds them as it does for REST.
 from __future__ import annotations
 
 import inspect
+from asyncio import Future
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
@@ -26,6 +27,7 @@ from app.signatures import signed
 from graphql_api.context import Context, Info, principal_of
 from graphql_api.dataloaders import list_args
 from graphql_api.derive import object_type
+from graphql_api.prefetch import NESTED_PAGE
 from graphql_api.scopes import direct_field, field
 
 T = TypeVar("T")
@@ -151,7 +153,10 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
 
     def resolve(self: Any, context: Context, **arguments: Any) -> Any:
         args = list_args(**arguments)
-        return context.loaders.pages(resource, parent).load((self.id, args))
+        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
+        loaded: Future[Any] = context.loaders.pages(resource, parent).load((self.id, args))  # type: ignore[assignment]
+        # A page already loaded (primed: graphql_api.prefetch) is completed at once.
+        return loaded.result() if loaded.done() else loaded
 
     signed(
         resolve,
@@ -165,4 +170,4 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
         _page_of(_lazy(resource.record.__name__, module)),
     )
     resolve.__annotations__ = {"context": Context}
-    return direct_field(resource, description)(resolve)
+    return direct_field(resource, description, metadata={NESTED_PAGE: (resource, parent)})(resolve)

@@ -61,6 +61,7 @@ from graphql_api.inputs import (
     to_struct,
 )
 from graphql_api.lists import root_list
+from graphql_api.prefetch import RECORD_ROOT
 from graphql_api.scanner_types import ScanBatch, Scanner, ScannerProfile, ScanResult
 from graphql_api.scopes import direct_field, field, mutation
 from graphql_api.types import (
@@ -95,9 +96,9 @@ class Query:
 
     events = root_list(EVENTS, _sort_fields(EVENTS))
 
-    @direct_field(EVENTS)
+    @direct_field(EVENTS, metadata={RECORD_ROOT: EVENTS})
     def event(self, context: Context, id: strawberry.ID) -> Event | None:
-        return EVENTS.get(context.principal, parse_id(id, "id"))
+        return context.loaders.record(EVENTS, parse_id(id, "id"))  # type: ignore[no-any-return]
 
     timeslots = root_list(TIMESLOTS, "The timeslots of an event.", within="event_id")
     ticket_types = root_list(TICKET_TYPES, within="event_id")
@@ -109,13 +110,13 @@ class Query:
     )
     orders = root_list(ORDERS, f"The filters combine. {_sort_fields(ORDERS)}", after=True)
 
-    @direct_field(ORDERS)
+    @direct_field(ORDERS, metadata={RECORD_ROOT: ORDERS})
     def order(self, context: Context, id: strawberry.ID) -> Order | None:
-        return ORDERS.get(context.principal, parse_id(id, "id"))
+        return context.loaders.record(ORDERS, parse_id(id, "id"))  # type: ignore[no-any-return]
 
-    @direct_field(TICKETS)
+    @direct_field(TICKETS, metadata={RECORD_ROOT: TICKETS})
     def ticket(self, context: Context, id: strawberry.ID) -> Ticket | None:
-        return TICKETS.get(context.principal, parse_id(id, "id"))
+        return context.loaders.record(TICKETS, parse_id(id, "id"))  # type: ignore[no-any-return]
 
     @field(holds.get_hold, "An active hold past `expiresAt` reads expired.")
     async def hold(self, info: Info, id: strawberry.ID) -> Hold | None:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from asyncio import Future
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import strawberry
@@ -23,6 +22,7 @@ from app.resources import Resource
 from app.signatures import signed
 from graphql_api.context import Context, Info
 from graphql_api.core import DIRECT_RESOLVER
+from graphql_api.prefetch import RELATED
 
 SERVICE_METADATA = "service"
 """The key of a field's metadata holding its service operation (read by the scope test)."""
@@ -86,19 +86,20 @@ def relation(service: Resource[Any], key: str, description: str = "") -> Any:
         record_id = getattr(source, key)
         if record_id is None:
             return None
-        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
-        loaded: Future[Any] = context.loaders.records(service).load(record_id)  # type: ignore[assignment]
-        return loaded.result() if loaded.done() else loaded
+        return context.loaders.record(service, record_id)
 
     def resolve(root: Any, info: Info) -> Any:
         return direct(root, info.context)
 
     options = _options(service, description)
     options["metadata"][DIRECT_RESOLVER] = direct
+    options["metadata"][RELATED] = (key, service)
     return strawberry.field(resolver=resolve, **options)
 
 
-def direct_field(service: Any, description: str = "") -> FieldDecorator:
+def direct_field(
+    service: Any, description: str = "", *, metadata: Mapping[str, Any] | None = None
+) -> FieldDecorator:
     """A query field (use as a decorator) resolved through ``service`` by a resolver that takes
     the operation's context where others take an info, and only scalar arguments:
     ``def event(self, context: Context, id: strawberry.ID) -> Event | None``.
@@ -107,7 +108,8 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
     after the scope check, without Strawberry's resolver wrapper: no info object, no argument
     conversion, no extension chain, which on the hot path of a page cost more than the resolver
     itself. Strawberry sees a resolver with the same arguments taking an info, so the field, its
-    declaration and the schema are the same as with :func:`field`."""
+    declaration and the schema are the same as with :func:`field`. ``metadata`` is added to
+    the field's (``graphql_api.prefetch`` reads it)."""
     scope = scope_of(service)
 
     def decorate(resolver: Callable[..., Any]) -> StrawberryField:
@@ -133,6 +135,7 @@ def direct_field(service: Any, description: str = "") -> FieldDecorator:
         )
         options = _options(service, description)
         options["metadata"][DIRECT_RESOLVER] = direct
+        options["metadata"].update(metadata or {})
         made: StrawberryField = strawberry.field(resolver=resolve, **options)
         return made
 

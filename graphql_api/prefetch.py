@@ -1,0 +1,189 @@
+"""A root record, its page and the records the page's items name, read in one statement before
+the operation executes, into the request's dataloaders.
+
+``event(id: $id) { tickets(limit: 25) { items { ... order { ... } } } }`` would otherwise cost
+three round trips one after the other: the event (its field's resolver), its page of tickets
+(the page loader, once the event is there) and the tickets' orders (the record loader, once the
+page is there). A document is planned once (:func:`plan`, kept with the prepared document): its
+first root field that reads a record by id (declared with ``RECORD_ROOT``), the first page under
+it (``NESTED_PAGE``) and the relations selected on the page's items (``RELATED``), written as
+plain fields (no fragment, no directive). Before execution (``graphql_api.execution``)
+:meth:`Prefetch.prime` reads them with ``app.resources.Resource.page_under`` and puts them into
+the loaders under the keys the fields' resolvers ask for, so that the executor finds them loaded.
+
+Whatever the prefetch cannot answer exactly as the resolvers would (a variable or argument that
+does not coerce, a bad id, a scope the caller lacks, a record that is not the caller's, SQLite) it
+leaves to them: it primes nothing, or leaves out the relation, and the fields load, refuse and
+report as without it; so does the database unable to serve, which the fields then report on their
+paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from graphql import (
+    FieldNode,
+    GraphQLError,
+    GraphQLField,
+    GraphQLList,
+    GraphQLObjectType,
+    GraphQLSchema,
+    OperationDefinitionNode,
+    OperationType,
+    SelectionSetNode,
+    get_argument_values,
+    get_nullable_type,
+    get_variable_values,
+)
+
+from app.errors import DomainError
+from app.ids import parse_id
+from app.resources import Resource
+from db.availability import unavailable
+from graphql_api.context import Context
+from graphql_api.core import DirectResolver, field_metadata
+from graphql_api.dataloaders import list_args
+
+RECORD_ROOT = "record_root"
+"""Metadata of a root field ``(id: ID!)`` answering the caller's record of the resource it
+holds, through the request's record loader."""
+NESTED_PAGE = "nested_page"
+"""Metadata of a page field: (its resource, the parent column), read through the page loader."""
+RELATED = "related"
+"""Metadata of a relation field: (the key column, its resource), read through the record
+loader."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prefetch:
+    """What :func:`plan` found in an operation: the root field and its record's resource, the
+    page field under it with its resource and parent column, and the relations of its items."""
+
+    schema: GraphQLSchema
+    operation: OperationDefinitionNode
+    root_field: GraphQLField
+    root_node: FieldNode
+    root: Resource[Any]
+    page_field: GraphQLField
+    page_node: FieldNode
+    page: Resource[Any]
+    parent: str
+    names: Mapping[str, str]
+    """The page field's arguments: GraphQL name -> Python name."""
+    relations: tuple[tuple[str, Resource[Any]], ...]
+
+    async def prime(self, context: Context, variables: dict[str, Any]) -> None:
+        """Read the root record, its page and its items' relations in one statement and put
+        them into ``context``'s loaders; nothing when the resolvers would answer otherwise."""
+        principal = context.principal
+        relations = [
+            (key, resource)
+            for key, resource in self.relations
+            if resource.scope is None or resource.scope in principal.scopes
+        ]
+        coerced = get_variable_values(
+            self.schema, self.operation.variable_definitions or (), variables
+        )
+        if isinstance(coerced, list):
+            return
+        try:
+            root_arguments = get_argument_values(self.root_field, self.root_node, coerced)
+            arguments = {
+                self.names[name]: value
+                for name, value in get_argument_values(
+                    self.page_field, self.page_node, coerced
+                ).items()
+            }
+            parent_id = parse_id(root_arguments["id"], "id")
+            found = await self.page.page_under(
+                principal, self.root, self.parent, parent_id, relations, **arguments
+            )
+        except (GraphQLError, DomainError):
+            return
+        except Exception as error:
+            if not unavailable(error):
+                raise
+            return  # the fields meet the database's failure too, and report it on their paths
+        if found is None:
+            return
+        loaders = context.loaders
+        loaders.records(self.root).prime(parent_id, found.parent)
+        key = (parent_id, list_args(**arguments))
+        loaders.pages(self.page, self.parent).prime(key, found.page)
+        for resource, records in found.related.items():
+            loaders.records(resource).prime_many(records)
+
+
+def _fields(selection_set: SelectionSetNode | None) -> list[FieldNode]:
+    """The plain fields of a selection set: no fragment, no directive."""
+    if selection_set is None:
+        return []
+    return [
+        selection
+        for selection in selection_set.selections
+        if isinstance(selection, FieldNode) and not selection.directives
+    ]
+
+
+def plan(schema: GraphQLSchema, operation: OperationDefinitionNode) -> Prefetch | None:
+    """The prefetch of ``operation`` (a validated one); None when it has nothing to prefetch."""
+    if operation.operation != OperationType.QUERY or schema.query_type is None:
+        return None
+    for root_node in _fields(operation.selection_set):
+        root_field = schema.query_type.fields.get(root_node.name.value)
+        if root_field is None or RECORD_ROOT not in field_metadata(root_field):
+            continue
+        record_type = get_nullable_type(root_field.type)
+        if not isinstance(record_type, GraphQLObjectType):
+            continue
+        for page_node in _fields(root_node.selection_set):
+            page_field = record_type.fields.get(page_node.name.value)
+            if page_field is None or not isinstance(page_field.resolve, DirectResolver):
+                continue
+            nested = field_metadata(page_field).get(NESTED_PAGE)
+            page_type = get_nullable_type(page_field.type)
+            if nested is None or not isinstance(page_type, GraphQLObjectType):
+                continue
+            page, parent = nested
+            return Prefetch(
+                schema,
+                operation,
+                root_field,
+                root_node,
+                field_metadata(root_field)[RECORD_ROOT],
+                page_field,
+                page_node,
+                page,
+                parent,
+                page_field.resolve.names,
+                _relations(page_type, page_node),
+            )
+    return None
+
+
+def _relations(
+    page_type: GraphQLObjectType, page_node: FieldNode
+) -> tuple[tuple[str, Resource[Any]], ...]:
+    """The relations selected, without arguments, on the items of the page ``page_node``."""
+    items_field = page_type.fields.get("items")
+    listed = get_nullable_type(items_field.type) if items_field is not None else None
+    if not isinstance(listed, GraphQLList):
+        return ()
+    item_type = get_nullable_type(listed.of_type)
+    if not isinstance(item_type, GraphQLObjectType):
+        return ()
+    found: dict[tuple[str, Resource[Any]], None] = {}
+    for items_node in _fields(page_node.selection_set):
+        if items_node.name.value != "items":
+            continue
+        for node in _fields(items_node.selection_set):
+            item_field = item_type.fields.get(node.name.value)
+            if item_field is None or node.arguments:
+                continue
+            related = field_metadata(item_field).get(RELATED)
+            if related is not None:
+                found[related] = None
+    return tuple(found)
