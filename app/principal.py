@@ -103,8 +103,9 @@ def requires(
     """Declare the scope a service operation needs: the one place where that scope is written.
 
     The operation's first argument is the :class:`Principal`; the decorated operation checks the
-    scope before it runs. Transports read the declaration with :func:`scope_of` (REST's guard and
-    OpenAPI text, GraphQL's field checks, the dashboard), so that they cannot name another scope.
+    scope before it runs. Transports read the declaration with :func:`scope_of` (REST's check
+    before any input is read and OpenAPI text, GraphQL's field checks, the dashboard), so that
+    they cannot name another scope.
     ``None`` declares that any valid credential will do.
     """
     if scope is not None and scope not in SCOPES:

@@ -56,9 +56,9 @@ def operation(
     export: bool = False,
 ) -> dict[str, Any]:
     """Route keyword arguments from the service operation the route calls: the summary, a
-    description naming the operation's declared scope, the problem responses, the scope for the
-    guard (``rest.auth.require_route_scope``), and for a list (the service is a
-    :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields and
+    description naming the operation's declared scope, the problem responses, the scope checked
+    before any input is read (``rest.auth.require_route_scope``), and for a list (the service is
+    a :class:`~app.resources.Resource`) the ``listing`` dependency with its sort fields and
     filters. ``export``: the list also answers ``Accept: text/csv`` (``rest.csv_export``).
     """
     scope = scope_of(service)

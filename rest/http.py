@@ -4,7 +4,7 @@ section 1)."""
 from __future__ import annotations
 
 import re
-import uuid
+import secrets
 from typing import Any
 
 from litestar import Litestar, Request
@@ -14,6 +14,7 @@ from litestar.routes import HTTPRoute
 from litestar.types import Empty, Message, Scope
 
 from app.schemas.decoding import MalformedJSON, decode_json
+from rest.auth import require_route_scope
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -29,7 +30,8 @@ def request_id(scope: Scope) -> str:
         sent = next(
             (v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-request-id"), ""
         )
-        state["request_id"] = sent if _CLIENT_REQUEST_ID.match(sent) else uuid.uuid4().hex
+        # 32 random hex digits, as uuid4().hex without its fixed digits (a quarter of its CPU).
+        state["request_id"] = sent if _CLIENT_REQUEST_ID.match(sent) else secrets.token_hex(16)
     request_id: str = state["request_id"]
     return request_id
 
@@ -66,6 +68,13 @@ async def correct_allow(message: Message, scope: Scope) -> None:
     allow = Litestar.from_scope(scope).state.get(ALLOW_BY_PATH, {}).get(scope.get("path_template"))
     if allow:
         MutableScopeHeaders.from_message(message)["Allow"] = allow
+
+
+async def before_route(request: Request[Any, Any, Any]) -> None:
+    """The application's ``before_request``: the route's scope (403,
+    :func:`rest.auth.require_route_scope`), then the body's media type (415)."""
+    require_route_scope(request)
+    await require_json_body(request)
 
 
 async def require_json_body(request: Request[Any, Any, Any]) -> None:

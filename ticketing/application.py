@@ -29,7 +29,7 @@ from dashboard import PATH as DASHBOARD_PATH
 from dashboard import dashboard_router, static_router, template_config
 from dashboard.errors import no_such_page
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
-from rest.auth import bearer_authentication, current_principal, require_route_scope
+from rest.auth import bearer_authentication, current_principal
 from rest.cors import cors_config
 from rest.csv_export import declare_csv_exports
 from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
@@ -37,9 +37,9 @@ from rest.http import (
     MAX_BODY_BYTES,
     StrictJSONRequest,
     add_request_id,
+    before_route,
     correct_allow,
     record_allowed_methods,
-    require_json_body,
 )
 from rest.idempotency import idempotent_requests
 from rest.oauth_openapi import declare_forms
@@ -154,9 +154,8 @@ def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None =
         lifespan=lifespan,
         middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
         dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
-        guards=[require_route_scope],
         exception_handlers={**EXCEPTION_HANDLERS, NotFoundException: not_found},
-        before_request=require_json_body,
+        before_request=before_route,
         before_send=[add_request_id, correct_allow, protect_pages],
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,

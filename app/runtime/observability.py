@@ -92,8 +92,20 @@ class OutboxBacklog:
 
 
 def count_request(route: str, method: str, status: int, seconds: float) -> None:
-    REQUESTS.labels(route, method, str(status)).inc()
-    REQUEST_DURATION.labels(route, method).observe(seconds)
+    _request_counter(route, method, status).inc()
+    _request_timer(route, method).observe(seconds)
+
+
+@functools.cache
+def _request_counter(route: str, method: str, status: int) -> Counter:
+    """The child of :data:`REQUESTS` of one route (its template), method and status, as
+    :func:`_scan_counter` (the labels' values are few: half of ``count_request``'s CPU)."""
+    return REQUESTS.labels(route, method, str(status))
+
+
+@functools.cache
+def _request_timer(route: str, method: str) -> Histogram:
+    return REQUEST_DURATION.labels(route, method)
 
 
 def count_scan(status: str, reason: str | None) -> None:
