@@ -324,24 +324,27 @@ async def related(organization_id: UUID, order_ids: Sequence[UUID]) -> list[Row]
     return rows
 
 
-_TARGETS = """
-    (SELECT array_agg(g.{column}) FROM scanner_profile_targets g
-     WHERE g.profile_id = c.profile_id AND g.{column} IS NOT NULL) AS target_{name}"""
 _CONTEXT_SCANNER = (
     "SELECT c.id AS scanner_id, c.active AS scanner_active, c.profile_id, "
     "p.opens_minutes_before_start, p.closes_minutes_after_end, p.valid_from, p.valid_until, "
-    "p.entry_policy, "
+    "p.entry_policy FROM scanners c LEFT JOIN scanner_profiles p ON p.id = c.profile_id "
+    "WHERE c.organization_id = {}"
+)
+_CONTEXT_TARGETS = (
+    "SELECT "
     + ", ".join(
-        _TARGETS.format(column=column, name=name)
+        f"array_agg(g.{column}) FILTER (WHERE g.{column} IS NOT NULL) AS target_{name}"
         for column, name in (
             ("event_id", "event_ids"),
             ("ticket_type_id", "ticket_type_ids"),
             ("timeslot_id", "timeslot_ids"),
         )
     )
-    + " FROM scanners c LEFT JOIN scanner_profiles p ON p.id = c.profile_id "
-    "WHERE c.organization_id = {}"
+    + " FROM scanner_profile_targets g WHERE g.profile_id = c.profile_id"
 )
+"""The target lists of the scanner ``c``'s profile (each null when the profile lists none of its
+kind): one aggregate over the targets, where one subplan per list cost PostgreSQL three to set up
+on every scan."""
 
 
 def writes_at_once() -> bool:
@@ -364,7 +367,8 @@ def _context_sql(named_scanner: bool, by_id: bool) -> str:
         scanner_sql = _CONTEXT_SCANNER + " AND c.active ORDER BY c.created_at, c.id LIMIT 1"
     column = "t.id" if by_id else "t.scannable_code"
     return (
-        f"WITH c AS ({scanner_sql}) SELECT c.*, t.* FROM c LEFT JOIN LATERAL "
+        f"WITH c AS ({scanner_sql}) SELECT c.*, g.*, t.* FROM c "
+        f"LEFT JOIN LATERAL ({_CONTEXT_TARGETS}) g ON true LEFT JOIN LATERAL "
         f"(SELECT {_TICKET_FIELDS}, {_RELATED_JSON} {_TICKET_FROM} AND {column} = {{}}) t ON true"
     )
 
@@ -472,26 +476,32 @@ per first admission in ``bench/run.py``, which sends none)."""
 
 
 def _admit_sql(named_scanner: bool, by_id: bool) -> str:
-    admit, exit_ = "k.kind = 'admit'", "k.kind = 'exit'"
-    scanned_at = f"CASE WHEN {admit} THEN a.at ELSE x.scanned_at END"
-    event = "CASE WHEN k.kind <> 'exit' THEN {} END"
+    admit, exit_ = "x.kind = 'admit'", "x.kind = 'exit'"
+    scanned_at = f"CASE WHEN {admit} THEN x.at ELSE x.scanned_at END"
+    event = "CASE WHEN x.kind <> 'exit' THEN {} END"
     return _numbered(
-        f"WITH x AS MATERIALIZED ({_context_sql(named_scanner, by_id)}), "
-        "a AS (SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
-        "{}::varchar AS direction), "
+        "WITH x AS MATERIALIZED (SELECT x.*, a.*, "
+        f"{_KIND} AS kind FROM ({_context_sql(named_scanner, by_id)}) x, "
+        "(SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
+        "{}::varchar AS direction) a), "
         f"f AS ({_FIRST_ATTEMPT} AND {{}}::varchar IS NOT NULL), "
-        f"k AS (SELECT {_KIND} AS kind FROM x, a), "
-        "w AS (SELECT scan_write({}, x.scanner_id, a.received_at, {}, x.id, 'valid', NULL, "
-        f"a.at, {{}}, {scanned_at}, a.direction, NOT {exit_}, true, x.event_id, "
+        "w AS (SELECT scan_write({}, x.scanner_id, x.received_at, {}, x.id, 'valid', NULL, "
+        f"x.at, {{}}, {scanned_at}, x.direction, NOT {exit_}, true, x.event_id, "
         "x.event_timeslot_id, x.status, x.inside, x.presence_at, "
-        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, a.at, "
+        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, x.at, "
         f"({admit})::int, CASE WHEN {exit_} THEN -1 ELSE 1 END, (NOT {exit_})::int, "
         f"({exit_})::int, {COUNTER_SHARDS}, {event.format('{}::uuid')}, "
         f"{event.format('{}::varchar')}, {event.format(f'({_PAYLOAD})::json')}, {{}}) "
-        "AS written FROM x, a, k WHERE k.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
-        "SELECT x.*, f.*, k.kind, (SELECT written FROM w) AS written "
-        "FROM x CROSS JOIN k LEFT JOIN f ON true"
+        "AS written FROM x WHERE x.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
+        "SELECT x.*, f.*, (SELECT written FROM w) AS written FROM x LEFT JOIN f ON true"
     )
+
+
+"""The statement of :func:`admit`: the read (:func:`_context_sql`) with the attempt (``at``,
+``received_at``, ``direction``) and its ``kind`` in one materialized row ``x``, the nonce's first
+attempt ``f``, and the write ``w``. Each CTE and join is a node PostgreSQL sets up on every
+scan, and each join projects the read's columns again: hence the attempt and the kind in ``x``
+rather than CTEs of their own."""
 
 
 _ADMIT = {
@@ -582,10 +592,10 @@ async def admit(
     try:
         row = await held.fetchrow(
             sql,
+            signed_code,
             organization_id, *scanner_args, organization_id, value,
             scanned_at, received_at, direction,
             organization_id, nonce, nonce,
-            signed_code,
             organization_id, log_id, nonce, outbox_id, event_type, payload, notify,
         )  # fmt: skip
     except Exception as error:
