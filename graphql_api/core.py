@@ -205,9 +205,6 @@ once per process instead of once per operation."""
 _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
 
-_UNANSWERED = (_ORDINARY, _ORDINARY)
-"""No answer kept for a relation (:meth:`PlainFieldsExecutor._load_relations`)."""
-
 
 class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     """Strawberry's executor, completing plain attributes and loaded relations directly, and
@@ -246,10 +243,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         # the entry so that its id is not reused during the operation.
         self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
         self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
-        # What _load_relations was answered at once, by (id of the item, direct resolver), with
-        # the item (kept alive so that its id is not reused): the item's field takes it instead
-        # of calling the resolver a second time.
-        self._answered: dict[tuple[int, Direct], tuple[Any, Any]] = {}
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
         key = (parent_type, id(grouped_field_set))
@@ -348,28 +341,22 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         collected = self.collect_subfields(relation.object_type, field_details_list)
         if collected.new_defer_usages:
             return _ORDINARY
-        value = _ORDINARY
-        if self._answered:
-            item, answer = self._answered.pop((id(source), relation.resolver.direct), _UNANSWERED)
-            if item is source:
-                value = answer
-        if value is _ORDINARY:
-            details = field_details_list[0]
-            try:
-                arguments = (
-                    get_argument_values(
-                        relation.field,
-                        details.node,
-                        self.variable_values,
-                        details.fragment_variable_values,
-                        self.hide_suggestions,
-                    )
-                    if relation.field.args
-                    else {}
+        details = field_details_list[0]
+        try:
+            arguments = (
+                get_argument_values(
+                    relation.field,
+                    details.node,
+                    self.variable_values,
+                    details.fragment_variable_values,
+                    self.hide_suggestions,
                 )
-                value = relation.resolver.call(source, self.context_value, arguments)
-            except Exception:
-                return _ORDINARY
+                if relation.field.args
+                else {}
+            )
+            value = relation.resolver.call(source, self.context_value, arguments)
+        except Exception:
+            return _ORDINARY
         if value is None:
             return None
         if isinstance(value, Exception):
@@ -452,11 +439,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         return _Items(item_type, collected.grouped_field_set, tuple(relations))
 
     def _load_relations(self, items: list[Any], relations: tuple[Direct, ...]) -> set[Future[Any]]:
-        """Ask for the relations of every item; the loads still pending. What is answered at
-        once (a record loaded already, or null) is kept for the item's field (:meth:`_related`),
-        so that a page whose relations were primed calls each resolver once."""
+        """Ask for the relations of every item; the loads still pending."""
         pending: set[Future[Any]] = set()
-        answered = self._answered
         context = self.context_value
         for item in items:
             for direct in relations:
@@ -464,11 +448,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                     loaded = direct(item, context)
                 except Exception:  # raised again, and made a field error, when completed
                     continue
-                if isinstance(loaded, Future):
-                    if not loaded.done():
-                        pending.add(loaded)
-                elif not self.is_awaitable(loaded):
-                    answered[(id(item), direct)] = (item, loaded)
+                if isinstance(loaded, Future) and not loaded.done():
+                    pending.add(loaded)
         return pending
 
     def complete_list_value(
