@@ -581,8 +581,9 @@ async def admit(
     :func:`write_one` for that scan (``scan_write``: the log row ``log_id``, the ticket's state
     and attendance as ``plan`` would change them, and for an entry the outbox ``event``: id,
     type, and its JSON payload with the stand-ins of :data:`PAYLOAD_IDS`), committed by itself.
-    The row as :func:`context` reads it (before the write), with ``written``: what
-    ``scan_write`` answered, or None when the scan was left to the caller (nothing written).
+    The row as :func:`context` reads it (before the write), with the attempt's ``at``,
+    ``received_at`` and ``direction``, the ``kind``, and ``written``: what ``scan_write``
+    answered, or None when the scan was left to the caller (nothing written).
     None when there is no such scanner; :class:`TicketChanged` when the ticket changed between
     the read and the write."""
     scanner_args = [] if scanner_id is None else [scanner_id]

@@ -160,11 +160,11 @@ class _Step(NamedTuple):
 
 
 class _Items(NamedTuple):
-    """A list of objects completed by :class:`PlainFieldsExecutor`: the plan of the selection
-    set on its items, and the direct resolvers in it."""
+    """A list of objects completed by :class:`PlainFieldsExecutor`: the selection set on its
+    items, and the direct resolvers in it."""
 
     object_type: GraphQLObjectType
-    steps: tuple[_Step, ...]
+    grouped_field_set: Any
     relations: tuple[Direct, ...]
 
 
@@ -205,9 +205,6 @@ once per process instead of once per operation."""
 _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
 
-_UNANSWERED = (_ORDINARY, _ORDINARY)
-"""No answer kept for a relation (:meth:`PlainFieldsExecutor._load_relations`)."""
-
 
 class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     """Strawberry's executor, completing plain attributes and loaded relations directly, and
@@ -246,13 +243,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         # the entry so that its id is not reused during the operation.
         self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
         self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
-        self._relations: dict[
-            tuple[GraphQLObjectType, int], tuple[FieldDetailsList, tuple[_Step, ...] | None]
-        ] = {}
-        # What _load_relations was answered at once, by (id of the item, direct resolver), with
-        # the item (kept alive so that its id is not reused): the item's field takes it instead
-        # of calling the resolver a second time.
-        self._answered: dict[tuple[int, Direct], tuple[Any, Any]] = {}
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
         key = (parent_type, id(grouped_field_set))
@@ -288,29 +278,11 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         position_context: Any,
     ) -> AwaitableOrValue[dict[str, Any]]:
         """graphql-core's ``execute_fields``, with the shortcuts of the selection set's plan."""
-        return self._execute_steps(
-            parent_type,
-            source_value,
-            path,
-            self._plan(parent_type, grouped_field_set),
-            position_context,
-        )
-
-    def _execute_steps(
-        self,
-        parent_type: GraphQLObjectType,
-        source_value: Any,
-        path: Path | None,
-        steps: tuple[_Step, ...],
-        position_context: Any,
-    ) -> AwaitableOrValue[dict[str, Any]]:
-        """:meth:`execute_fields` given the plan (the items of a list and the relations planned
-        once for all of them)."""
         results: dict[str, Any] = {}
         is_awaitable = self.is_awaitable
         awaitable_fields: list[str] = []
         try:
-            for name, details, attribute, relation in steps:
+            for name, details, attribute, relation in self._plan(parent_type, grouped_field_set):
                 if attribute is not None:
                     try:
                         value = getattr(source_value, attribute.name)
@@ -366,41 +338,38 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         without the detours: no resolve info, no type dispatch), awaited here when its record is
         still to come; :data:`_ORDINARY` when the direct resolver raises (the ordinary way calls
         it again and makes the error) or answers an error."""
-        steps = self._relation_plan(relation.object_type, field_details_list)
-        if steps is None:
+        collected = self.collect_subfields(relation.object_type, field_details_list)
+        if collected.new_defer_usages:
             return _ORDINARY
-        value = _ORDINARY
-        if self._answered:
-            item, answer = self._answered.pop((id(source), relation.resolver.direct), _UNANSWERED)
-            if item is source:
-                value = answer
-        if value is _ORDINARY:
-            details = field_details_list[0]
-            try:
-                arguments = (
-                    get_argument_values(
-                        relation.field,
-                        details.node,
-                        self.variable_values,
-                        details.fragment_variable_values,
-                        self.hide_suggestions,
-                    )
-                    if relation.field.args
-                    else {}
+        details = field_details_list[0]
+        try:
+            arguments = (
+                get_argument_values(
+                    relation.field,
+                    details.node,
+                    self.variable_values,
+                    details.fragment_variable_values,
+                    self.hide_suggestions,
                 )
-                value = relation.resolver.call(source, self.context_value, arguments)
-            except Exception:
-                return _ORDINARY
+                if relation.field.args
+                else {}
+            )
+            value = relation.resolver.call(source, self.context_value, arguments)
+        except Exception:
+            return _ORDINARY
         if value is None:
             return None
         if isinstance(value, Exception):
             return _ORDINARY
+        grouped_field_set = collected.grouped_field_set
         if self.is_awaitable(value):
             return self._related_awaited(
-                value, relation.object_type, steps, field_details_list, path
+                value, relation.object_type, grouped_field_set, field_details_list, path
             )
         try:
-            completed = self._execute_steps(relation.object_type, value, path, steps, None)
+            completed = self.execute_fields(
+                relation.object_type, value, path, grouped_field_set, None
+            )
         except Exception as error:
             self.handle_field_error(error, relation.object_type, field_details_list, path)
             return None
@@ -420,7 +389,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         self,
         value: Any,
         object_type: GraphQLObjectType,
-        steps: tuple[_Step, ...],
+        grouped_field_set: Any,
         field_details_list: FieldDetailsList,
         path: Path,
     ) -> Any:
@@ -433,29 +402,11 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 return None
             if isinstance(resolved, Exception):
                 raise resolved
-            completed = self._execute_steps(object_type, resolved, path, steps, None)
+            completed = self.execute_fields(object_type, resolved, path, grouped_field_set, None)
             return await completed if self.is_awaitable(completed) else completed
         except Exception as error:
             self.handle_field_error(error, object_type, field_details_list, path)
             return None
-
-    def _relation_plan(
-        self, object_type: GraphQLObjectType, field_details_list: FieldDetailsList
-    ) -> tuple[_Step, ...] | None:
-        """The plan of a relation's selection set, the same for every item of a list (keyed by
-        the identity of its field group, kept alive with the entry); None when it defers."""
-        key = (object_type, id(field_details_list))
-        known = self._relations.get(key)
-        if known is None:
-            collected = self.collect_subfields(object_type, field_details_list)
-            steps = (
-                None
-                if collected.new_defer_usages
-                else self._plan(object_type, collected.grouped_field_set)
-            )
-            known = (field_details_list, steps)
-            self._relations[key] = known
-        return known[1]
 
     def _list_plan(
         self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
@@ -485,15 +436,11 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             # A field with arguments is asked when its item completes, with its arguments.
             if field is not None and isinstance(field.resolve, DirectResolver) and not field.args:
                 relations.append(field.resolve.direct)
-        steps = self._plan(item_type, collected.grouped_field_set)
-        return _Items(item_type, steps, tuple(relations))
+        return _Items(item_type, collected.grouped_field_set, tuple(relations))
 
     def _load_relations(self, items: list[Any], relations: tuple[Direct, ...]) -> set[Future[Any]]:
-        """Ask for the relations of every item; the loads still pending. What is answered at
-        once (a record loaded already, or null) is kept for the item's field (:meth:`_related`),
-        so that a page whose relations were primed calls each resolver once."""
+        """Ask for the relations of every item; the loads still pending."""
         pending: set[Future[Any]] = set()
-        answered = self._answered
         context = self.context_value
         for item in items:
             for direct in relations:
@@ -501,11 +448,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                     loaded = direct(item, context)
                 except Exception:  # raised again, and made a field error, when completed
                     continue
-                if isinstance(loaded, Future):
-                    if not loaded.done():
-                        pending.add(loaded)
-                elif not self.is_awaitable(loaded):
-                    answered[(id(item), direct)] = (item, loaded)
+                if isinstance(loaded, Future) and not loaded.done():
+                    pending.add(loaded)
         return pending
 
     def complete_list_value(
@@ -556,7 +500,9 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             for index, item in enumerate(items):
                 item_path = path.add_key(index, None)
                 try:
-                    value = self._execute_steps(plan.object_type, item, item_path, plan.steps, None)
+                    value = self.execute_fields(
+                        plan.object_type, item, item_path, plan.grouped_field_set, None
+                    )
                 except Exception as error:
                     self.handle_field_error(error, item_type, field_details_list, item_path)
                     value = None
