@@ -476,6 +476,11 @@ per first admission in ``bench/run.py``, which sends none)."""
 
 
 def _admit_sql(named_scanner: bool, by_id: bool) -> str:
+    """The statement of :func:`admit`: the read (:func:`_context_sql`) with the attempt (``at``,
+    ``received_at``, ``direction``) and its ``kind`` in one materialized row ``x``, the nonce's
+    first attempt ``f``, and the write ``w``. Each CTE and join is a node PostgreSQL sets up on
+    every scan, and each join projects the read's columns again: hence the attempt and the kind in
+    ``x`` rather than CTEs of their own."""
     admit, exit_ = "x.kind = 'admit'", "x.kind = 'exit'"
     scanned_at = f"CASE WHEN {admit} THEN x.at ELSE x.scanned_at END"
     event = "CASE WHEN x.kind <> 'exit' THEN {} END"
@@ -495,13 +500,6 @@ def _admit_sql(named_scanner: bool, by_id: bool) -> str:
         "AS written FROM x WHERE x.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
         "SELECT x.*, f.*, (SELECT written FROM w) AS written FROM x LEFT JOIN f ON true"
     )
-
-
-"""The statement of :func:`admit`: the read (:func:`_context_sql`) with the attempt (``at``,
-``received_at``, ``direction``) and its ``kind`` in one materialized row ``x``, the nonce's first
-attempt ``f``, and the write ``w``. Each CTE and join is a node PostgreSQL sets up on every
-scan, and each join projects the read's columns again: hence the attempt and the kind in ``x``
-rather than CTEs of their own."""
 
 
 _ADMIT = {
