@@ -24,6 +24,7 @@ from graphql_api.errors import coded
 from graphql_api.schema import schema
 from graphql_api.scopes import SERVICE_METADATA, RequireScope
 from rest.auth import PUBLIC_PATHS, SCOPE_OPT, SERVICE_OPT
+from rest.http import before_route
 from tests.dates import YEAR
 from tests.support import Tenant, create_venue, graphql, key_for, ok, place_order, problem
 from ticketing.application import create_app
@@ -62,6 +63,14 @@ def test_every_rest_route_names_its_service_and_that_services_scope() -> None:
         service = handler.opt.get(SERVICE_OPT)
         assert service is not None, f"{method} {path} does not declare its service operation"
         assert handler.opt.get(SCOPE_OPT) == scope_of(service), f"{method} {path}"
+
+
+def test_every_rest_route_checks_its_scope_before_reading_its_input() -> None:
+    """The scope's 403 comes before a 400 for the inputs Litestar parses because the
+    application's ``before_request`` checks it; a router or route declaring its own
+    ``before_request`` would replace that check."""
+    for method, path, handler in _authenticated_handlers():
+        assert handler.resolve_before_request() is before_route, f"{method} {path}"
 
 
 async def test_every_rest_route_refuses_a_key_without_its_scope(
