@@ -164,6 +164,10 @@ class Resource(Generic[R]):
     at query time), e.g. a name lower-cased, so that a list filtered by that expression's index
     walks the index in order. Such a sort has no keyset pages."""
 
+    def allows(self, principal: Principal) -> bool:
+        """Whether ``principal`` holds this resource's scope (any credential when it has none)."""
+        return self.scope is None or self.scope in principal.scopes
+
     def _allow(self, principal: Principal) -> None:
         if self.scope is not None:
             principal.require(self.scope)
@@ -405,11 +409,12 @@ class Resource(Generic[R]):
         :meth:`pages` gives under it, and the records of the ``related`` resources whose ids the
         page's rows hold in the key columns named, in one statement
         (``db.lists.fetch_page_under``). None when the parent is not the caller's, and on
-        SQLite: the caller then reads them its usual way. Every resource's scope is required."""
+        SQLite: the caller then reads them its usual way. The page's and the parent's scopes are
+        required; a related resource whose scope the caller lacks is left out (its fields answer
+        their own refusal)."""
         self._allow(principal)
         parent._allow(principal)
-        for _, other in related:
-            other._allow(principal)
+        related = [(key, other) for key, other in related if other.allows(principal)]
         params = self.params(limit, offset, sort)
         column = self.parents[column].column
         conditions = self._conditions(principal, filters)

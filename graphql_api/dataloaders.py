@@ -58,12 +58,8 @@ class Loaders:
         return self._records[resource]
 
     def record(self, resource: Resource[Any], record_id: UUID) -> Any:
-        """The record ``record_id`` of ``resource`` from its loader: the record itself when it
-        is loaded already (asked before, or primed: ``graphql_api.prefetch``), which the
-        executor completes at once, else the loader's future."""
-        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
-        loaded: Future[Any] = self.records(resource).load(record_id)  # type: ignore[assignment]
-        return loaded.result() if loaded.done() else loaded
+        """The record ``record_id`` of ``resource`` (:func:`loaded`)."""
+        return loaded(self.records(resource), record_id)
 
     def by_ids(self, service: ByIds, kind: str) -> DataLoader[UUID, Any]:
         """What ``service`` answers for each id, the ids of one tick asked at once; an id it
@@ -101,3 +97,12 @@ class Loaders:
 
             self._pages[(resource, parent)] = DataLoader(load_fn=load)
         return self._pages[(resource, parent)]
+
+
+def loaded(loader: DataLoader[Any, Any], key: Any) -> Any:
+    """What ``loader`` holds for ``key``: the value itself when it is loaded already (asked
+    before, or primed: ``graphql_api.prefetch``), which the executor completes at once, else the
+    loader's future."""
+    # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
+    future: Future[Any] = loader.load(key)  # type: ignore[assignment]
+    return future.result() if future.done() else future

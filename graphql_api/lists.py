@@ -13,7 +13,6 @@ resource as they came; it parses and bounds them as it does for REST.
 from __future__ import annotations
 
 import inspect
-from asyncio import Future
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
@@ -25,7 +24,7 @@ from app.ids import parse_id
 from app.resources import Filter, Resource
 from app.signatures import signed
 from graphql_api.context import Context, Info, principal_of
-from graphql_api.dataloaders import list_args
+from graphql_api.dataloaders import list_args, loaded
 from graphql_api.derive import object_type
 from graphql_api.prefetch import NESTED_PAGE
 from graphql_api.scopes import direct_field, field
@@ -152,11 +151,7 @@ def nested_list(resource: Resource[Any], parent: str, description: str = "") -> 
     module = caller.f_globals["__name__"]
 
     def resolve(self: Any, context: Context, **arguments: Any) -> Any:
-        args = list_args(**arguments)
-        # Strawberry's DataLoader.load returns its Future, declared as an Awaitable.
-        loaded: Future[Any] = context.loaders.pages(resource, parent).load((self.id, args))  # type: ignore[assignment]
-        # A page already loaded (primed: graphql_api.prefetch) is completed at once.
-        return loaded.result() if loaded.done() else loaded
+        return loaded(context.loaders.pages(resource, parent), (self.id, list_args(**arguments)))
 
     signed(
         resolve,

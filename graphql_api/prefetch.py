@@ -78,12 +78,6 @@ class Prefetch:
     async def prime(self, context: Context, variables: dict[str, Any]) -> None:
         """Read the root record, its page and its items' relations in one statement and put
         them into ``context``'s loaders; nothing when the resolvers would answer otherwise."""
-        principal = context.principal
-        relations = [
-            (key, resource)
-            for key, resource in self.relations
-            if resource.scope is None or resource.scope in principal.scopes
-        ]
         coerced = get_variable_values(
             self.schema, self.operation.variable_definitions or (), variables
         )
@@ -99,7 +93,7 @@ class Prefetch:
             }
             parent_id = parse_id(root_arguments["id"], "id")
             found = await self.page.page_under(
-                principal, self.root, self.parent, parent_id, relations, **arguments
+                context.principal, self.root, self.parent, parent_id, self.relations, **arguments
             )
         except (GraphQLError, DomainError):
             return
