@@ -92,7 +92,9 @@ async def execute(
     checked = _checked(schema, operation, allowed, transport)
     if isinstance(checked, dict):
         return checked
-    prefetch = checked[0].prefetch(checked[1])
+    document, definition = checked
+    context.plans = document.plans
+    prefetch = document.prefetch(definition)
     if prefetch is not None:
         await prefetch.prime(context, operation.variables)
     result = await schema.execute(
