@@ -209,16 +209,13 @@ class DocumentPlans:
     (its ``plans``), so that they are made once per document instead of once per operation.
 
     Collected fields are keyed by the identity of the field nodes they were collected from,
-    kept alive here (the document's own nodes, unless Strawberry was handed another parse of the
-    text, when it was evicted meanwhile); the selection sets and lists collected here are then the
+    which the document keeps alive; the selection sets and lists collected here are then the
     same objects in every operation, and their plans are keyed by their identity."""
 
-    __slots__ = ("collected", "lists", "nodes", "steps")
+    __slots__ = ("collected", "lists", "steps")
 
     def __init__(self) -> None:
         self.collected: dict[tuple[GraphQLObjectType, tuple[int, ...]], CollectedFields] = {}
-        self.nodes: list[FieldDetailsList] = []
-        """The field groups whose nodes key ``collected``, kept alive with it."""
         self.steps: dict[tuple[GraphQLObjectType, int], tuple[Any, Any]] = {}
         self.lists: dict[int, tuple[FieldDetailsList, dict[Any, _Items | None]]] = {}
 
@@ -269,7 +266,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         # the entry so that its id is not reused during the operation.
         self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
         self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
-        self._collected: dict[tuple[GraphQLObjectType, int], tuple[Any, CollectedFields]] = {}
         shared = getattr(self.context_value, "plans", None)
         self._shared = shared if self._shortcut and isinstance(shared, DocumentPlans) else None
 
@@ -281,11 +277,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         shared = self._shared
         if shared is None:
             return super().collect_subfields(return_type, field_details_list)
-        # Looked up by the list's identity first (as graphql-core memoizes): every item of a
-        # list asks again for the same list.
-        known = self._collected.get((return_type, id(field_details_list)))
-        if known is not None:
-            return known[1]
         key = (return_type, tuple(id(details.node) for details in field_details_list))
         collected = shared.collected.get(key)
         if collected is None:
@@ -295,8 +286,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             for details in grouped_field_set.values():
                 shared.lists[id(details)] = (details, {})
             shared.collected[key] = collected
-            shared.nodes.append(field_details_list)
-        self._collected[(return_type, id(field_details_list))] = (field_details_list, collected)
         return collected
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
