@@ -10,7 +10,6 @@ import strawberry
 
 from app.principal import Principal
 from app.settings import Settings
-from graphql_api.core import DocumentPlans
 from graphql_api.dataloaders import Loaders
 
 
@@ -18,13 +17,11 @@ from graphql_api.dataloaders import Loaders
 class Context:
     """Made by the transport (``rest/graphql.py``, ``rest/subscriptions.py``) for an
     authenticated caller. ``on_overflow`` is how a subscription's feed tells its transport that
-    the subscriber could not keep up (``app.runtime.live``); ``plans`` are the executor's plans
-    of the operation's document, kept with it (``graphql_api.core.DocumentPlans``)."""
+    the subscriber could not keep up (``app.runtime.live``)."""
 
     principal: Principal
     settings: Settings
     on_overflow: Callable[[], None] | None = None
-    plans: DocumentPlans | None = None
     loaders: Loaders = field(init=False)
 
     def __post_init__(self) -> None:

@@ -38,7 +38,7 @@ from graphql import (
     is_leaf_type,
     is_non_null_type,
 )
-from graphql.execution.collect_fields import CollectedFields, FieldDetailsList
+from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import AwaitableOrValue, Path, gather_with_cancel
 from strawberry.resolvers import is_default_resolver
 from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
@@ -197,29 +197,6 @@ def _field_shortcuts(
     return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
 
 
-_UNPLANNED = object()
-"""A selection set or list whose plan is not made yet."""
-
-
-class DocumentPlans:
-    """What :class:`PlainFieldsExecutor` plans for one prepared document whose selections no
-    variable can change (it carries no directive): the fields collected under each field, the
-    steps of each selection set and the plan of each list, kept with the document
-    (``graphql_api.documents``) and handed to the executor through the operation's context
-    (its ``plans``), so that they are made once per document instead of once per operation.
-
-    Collected fields are keyed by the identity of the field nodes they were collected from,
-    which the document keeps alive; the selection sets and lists collected here are then the
-    same objects in every operation, and their plans are keyed by their identity."""
-
-    __slots__ = ("collected", "lists", "steps")
-
-    def __init__(self) -> None:
-        self.collected: dict[tuple[GraphQLObjectType, tuple[int, ...]], CollectedFields] = {}
-        self.steps: dict[tuple[GraphQLObjectType, int], tuple[Any, Any]] = {}
-        self.lists: dict[int, tuple[FieldDetailsList, dict[Any, _Items | None]]] = {}
-
-
 _FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], tuple[_Attribute | None, _Relation | None]]
 _FIELD_SHORTCUTS = {}
 """:func:`_field_shortcuts` of each field met: it depends on the schema alone, so it is decided
@@ -266,50 +243,18 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         # the entry so that its id is not reused during the operation.
         self._plans: dict[tuple[GraphQLObjectType, int], tuple[Any, tuple[_Step, ...]]] = {}
         self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
-        shared = getattr(self.context_value, "plans", None)
-        self._shared = shared if self._shortcut and isinstance(shared, DocumentPlans) else None
-
-    def collect_subfields(
-        self, return_type: GraphQLObjectType, field_details_list: FieldDetailsList
-    ) -> CollectedFields:
-        """graphql-core's (memoized per operation), or the document's (:class:`DocumentPlans`),
-        collected once."""
-        shared = self._shared
-        if shared is None:
-            return super().collect_subfields(return_type, field_details_list)
-        key = (return_type, tuple(id(details.node) for details in field_details_list))
-        collected = shared.collected.get(key)
-        if collected is None:
-            collected = super().collect_subfields(return_type, field_details_list)
-            grouped_field_set = collected.grouped_field_set
-            shared.steps[(return_type, id(grouped_field_set))] = (grouped_field_set, _UNPLANNED)
-            for details in grouped_field_set.values():
-                shared.lists[id(details)] = (details, {})
-            shared.collected[key] = collected
-        return collected
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
         key = (parent_type, id(grouped_field_set))
-        shared = self._shared
-        if shared is not None:
-            entry = shared.steps.get(key)
-            if entry is not None and entry[0] is grouped_field_set:
-                if entry[1] is _UNPLANNED:
-                    entry = (grouped_field_set, self._steps(parent_type, grouped_field_set))
-                    shared.steps[key] = entry
-                steps: tuple[_Step, ...] = entry[1]
-                return steps
         known = self._plans.get(key)
         if known is None:
-            known = (grouped_field_set, self._steps(parent_type, grouped_field_set))
+            steps = tuple(
+                _Step(name, details, *self._shortcuts(parent_type, details))
+                for name, details in grouped_field_set.items()
+            )
+            known = (grouped_field_set, steps)
             self._plans[key] = known
         return known[1]
-
-    def _steps(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
-        return tuple(
-            _Step(name, details, *self._shortcuts(parent_type, details))
-            for name, details in grouped_field_set.items()
-        )
 
     def _shortcuts(
         self, parent_type: GraphQLObjectType, field_details_list: FieldDetailsList
@@ -467,15 +412,6 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         self, return_type: GraphQLList[Any], field_details_list: FieldDetailsList
     ) -> _Items | None:
         """How to complete the items of a list of objects directly; None for any other list."""
-        shared = self._shared
-        if shared is not None:
-            entry = shared.lists.get(id(field_details_list))
-            if entry is not None and entry[0] is field_details_list:
-                by_type = entry[1]
-                if return_type not in by_type:
-                    by_type[return_type] = self._items(return_type, field_details_list)
-                plan: _Items | None = by_type[return_type]
-                return plan
         key = (return_type, id(field_details_list))
         known = self._lists.get(key)
         if known is None:

@@ -25,17 +25,14 @@ from graphql import (
     GraphQLError,
     GraphQLSchema,
     OperationDefinitionNode,
-    Visitor,
-    VisitorAction,
     get_operation_ast,
     parse,
     specified_rules,
     validate,
-    visit,
 )
 from strawberry.extensions import SchemaExtension
 
-from graphql_api.core import DocumentPlans, strawberry_validation_rules
+from graphql_api.core import strawberry_validation_rules
 from graphql_api.limits import (
     LIMIT_RULES,
     MAX_COST,
@@ -76,9 +73,6 @@ class Document:
     errors: tuple[GraphQLError, ...] = ()
     limit_names: frozenset[str] = frozenset()
     fragments: dict[str, FragmentDefinitionNode] = field(default_factory=dict)
-    plans: DocumentPlans | None = None
-    """The executor's plans of this document (``graphql_api.core``), when no variable can
-    change what it selects."""
     _costs: OrderedDict[Hashable, int] = field(default_factory=OrderedDict)
     _prefetches: dict[int, Prefetch | None] = field(default_factory=dict)
 
@@ -137,24 +131,7 @@ def prepare(schema: GraphQLSchema, query: str) -> Document:
         for definition in node.definitions
         if isinstance(definition, FragmentDefinitionNode)
     }
-    plans = None if _has_directives(node) else DocumentPlans()
-    return Document(schema, node, (), limit_variables(node), fragments, plans)
-
-
-class _Directives(Visitor):
-    found = False
-
-    def enter_directive(self, *_: Any) -> VisitorAction:
-        self.found = True
-        return Visitor.BREAK
-
-
-def _has_directives(node: DocumentNode) -> bool:
-    """Whether a directive (``@skip``, ``@include``, ``@defer``...) stands anywhere in ``node``:
-    what such a document selects may depend on its variables."""
-    directives = _Directives()
-    visit(node, directives)
-    return directives.found
+    return Document(schema, node, (), limit_variables(node), fragments)
 
 
 class Documents:

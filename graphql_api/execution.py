@@ -92,9 +92,7 @@ async def execute(
     checked = _checked(schema, operation, allowed, transport)
     if isinstance(checked, dict):
         return checked
-    document, definition = checked
-    context.plans = document.plans
-    prefetch = document.prefetch(definition)
+    prefetch = checked[0].prefetch(checked[1])
     if prefetch is not None:
         await prefetch.prime(context, operation.variables)
     result = await schema.execute(

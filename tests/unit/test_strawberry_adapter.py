@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 import uuid
-from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -16,7 +15,6 @@ from strawberry.extensions import SchemaExtension
 from graphql_api.core import (
     DIRECT_RESOLVER,
     DirectResolver,
-    DocumentPlans,
     PlainFieldsExecutor,
     core_schema,
     install_direct_resolvers,
@@ -394,77 +392,3 @@ async def test_an_object_from_a_direct_resolver_with_arguments_completes_as_befo
     assert data is not None and data["a0_1"] == {"name": "ann"} and data["v"] == {"name": "bo"}
     assert data["a1_0"] is None and data["a2_1"] is None and data["a3_1"] is None
     assert len(errors) == 7
-
-
-class _PlannedContext(dict[str, Any]):
-    """A context carrying a document's plans, as ``graphql_api.context.Context`` does."""
-
-    def __init__(self, plans: DocumentPlans, **items: Any) -> None:
-        super().__init__(**items)
-        self.plans = plans
-
-
-async def test_a_document_s_plans_are_made_once_and_answer_as_before(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """With the plans kept with a document, its second operation collects no field and gives
-    the same data and errors, at the same paths, as an operation planned on its own."""
-    import graphql.execution.executor as executor
-    from graphql import parse
-    from strawberry.dataloader import DataLoader
-
-    collected: list[str] = []
-    collect = executor.collect_subfields
-
-    def counting(*args: Any) -> Any:
-        collected.append(args[4].name)
-        return collect(*args)
-
-    monkeypatch.setattr(executor, "collect_subfields", counting)
-    query = "{ pets { name owner { name } } }"
-    document = parse(query)
-
-    class Prepared(SchemaExtension):
-        """Hands Strawberry the same document every time, as ``graphql_api.documents`` does."""
-
-        def on_parse(self) -> Iterator[None]:
-            self.execution_context.graphql_document = document
-            yield
-
-    schema = strawberry.Schema(
-        query=PetsQuery, extensions=[Prepared], execution_context_class=PlainFieldsExecutor
-    )
-    install_direct_resolvers(schema)
-    plans = DocumentPlans()
-
-    async def run(context: dict[str, Any]) -> tuple[Any, list[Any]]:
-        async def load(ids: list[int]) -> list[Any]:
-            known = {1: Owner(name="Ann"), 3: Owner(name=None)}  # type: ignore[arg-type]
-            return [known.get(i, LookupError(f"no owner {i}")) for i in ids]
-
-        context["owners"] = DataLoader(load_fn=load)
-        result = await schema.execute(query, context_value=context)
-        return result.data, [(e.message, e.path) for e in result.errors or []]
-
-    alone = await run({})
-    assert collected
-    collected.clear()
-    first = await run(_PlannedContext(plans))
-    assert collected
-    collected.clear()
-    assert await run(_PlannedContext(plans)) == first == alone
-    assert collected == []
-    assert alone[1] == [
-        ("no owner 2", ["pets", 1, "owner"]),
-        ("Cannot return null for non-nullable field Owner.name.", ["pets", 3, "owner", "name"]),
-    ]
-
-
-def test_only_a_document_without_directives_keeps_its_plans() -> None:
-    from graphql_api.documents import prepare
-    from graphql_api.schema import schema
-
-    core = core_schema(schema)
-    assert prepare(core, "{ viewer { uid } }").plans is not None
-    assert prepare(core, "query($a: Boolean!) { viewer @include(if: $a) { uid } }").plans is None
-    assert prepare(core, "{ viewer { ... on Viewer @skip(if: false) { uid } } }").plans is None
