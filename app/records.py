@@ -10,9 +10,10 @@ records carry.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import cache
+from operator import itemgetter
 from types import GenericAlias
 from typing import Any, Generic, TypeVar
 
@@ -45,6 +46,12 @@ class RowMapper(Generic[R]):
     Only the fields that need it are touched before ``msgspec.convert`` builds the record: JSON
     text for container fields, timestamps for datetime fields (a timestamp already in UTC, as
     PostgreSQL's arrive, is left as it is). Columns the record does not name are ignored.
+
+    Many rows (:meth:`many`) are read as arrays of the record's values, in its field order:
+    msgspec converts an array into an ``array_like`` Struct in a fifth of the time it converts a
+    mapping into a Struct, and an asyncpg ``Record`` is read by position far faster than by name.
+    The conversion is the same (the same field types, validation and coercions, derived from the
+    record: ``_values_of``); each record is then made from its converted values.
     """
 
     def __init__(self, record: type[R]) -> None:
@@ -62,19 +69,57 @@ class RowMapper(Generic[R]):
         self._times = tuple(times)
         self._texts = tuple(texts)
         self._many = GenericAlias(list, (record,))
+        self._fields = record.__struct_fields__
+        self._time_positions = tuple(self._fields.index(name) for name in times)
+        self._text_positions = tuple(self._fields.index(name) for name in texts)
+        self._by_name = _getter(self._fields)
+        self._by_position: dict[tuple[str, ...], Callable[[Any], tuple[Any, ...]]] = {}
+        self._arrays = GenericAlias(list, (_values_of(record),))
 
     def __call__(self, row: Mapping[str, Any]) -> R:
         return msgspec.convert(self._prepared(row), self.record, strict=False)
 
-    def many(self, rows: Iterable[Mapping[str, Any]]) -> list[R]:
-        """Every row as a record, in one conversion (a page's 25 records in about half the
-        time of one conversion each)."""
-        return self._convert([self._prepared(row) for row in rows])
+    def many(self, rows: Sequence[Mapping[str, Any]]) -> list[R]:
+        """Every row as a record, in one conversion of the rows' values (a page of 25 tickets
+        in about half the time of a conversion of 25 mappings). Rows lacking a field the record
+        declares go through the mappings instead (the field's default, or msgspec's error)."""
+        if not rows:
+            return []
+        try:
+            values = self._values(rows)
+        except (KeyError, IndexError):
+            return self._convert([self._prepared(row) for row in rows])
+        columns: list[Sequence[Any]] = list(zip(*values, strict=True))
+        for position in self._time_positions:
+            columns[position] = _in_utc(columns[position])
+        for position in self._text_positions:
+            columns[position] = _decoded(columns[position])
+        converted = msgspec.convert(list(zip(*columns, strict=True)), self._arrays, strict=False)
+        record, astuple = self.record, msgspec.structs.astuple
+        return [record(*astuple(item)) for item in converted]
 
-    def many_of_copies(self, rows: Iterable[dict[str, Any]]) -> list[R]:
-        """:meth:`many` of dicts made for this call (:func:`copied`), prepared in place instead
-        of copied again."""
-        return self._convert([self._fixed(row) for row in rows])
+    def _values(self, rows: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+        """Each row's values of the record's fields, in the record's order. A dict is read by
+        name; any other row is one of a statement's asyncpg ``Record`` s, which share their
+        columns and read by position, like tuples (a dict among them, an enrichment's copy, is
+        read by name). KeyError when a row lacks a field."""
+        first = rows[0]
+        by_name = self._by_name
+        if first.__class__ is dict:
+            return [by_name(row) for row in rows]
+        kind = first.__class__
+        by_position = self._positions(tuple(first.keys()))
+        return [by_position(row) if row.__class__ is kind else by_name(row) for row in rows]
+
+    def _positions(self, columns: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+        """The reader of the record's values from rows of ``columns`` by position (cached: a
+        statement's rows have one set of columns)."""
+        getter = self._by_position.get(columns)
+        if getter is None:
+            position = {name: index for index, name in enumerate(columns)}
+            getter = _getter([position[name] for name in self._fields])
+            self._by_position[columns] = getter
+        return getter
 
     def _convert(self, prepared: list[Mapping[str, Any]]) -> list[R]:
         records: list[R] = msgspec.convert(prepared, self._many, strict=False)
@@ -95,6 +140,36 @@ class RowMapper(Generic[R]):
             if isinstance(value, str | bytes):
                 row[name] = msgspec.json.decode(value)
         return row
+
+
+def _in_utc(column: Sequence[Any]) -> Sequence[Any]:
+    """A column of timestamps, each in UTC (the column itself when all are: PostgreSQL's)."""
+    if all(
+        value is None or (value.__class__ is datetime and value.tzinfo is UTC) for value in column
+    ):
+        return column
+    return [_as_utc(value) for value in column]
+
+
+def _decoded(column: Sequence[Any]) -> list[Any]:
+    """A column of JSON text (as both databases give a JSON column), decoded."""
+    decode = msgspec.json.decode
+    return [decode(value) if isinstance(value, str | bytes) else value for value in column]
+
+
+def _getter(keys: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
+    """The reader of ``keys``' values from a row, as a tuple."""
+    if len(keys) == 1:
+        [key] = keys
+        return lambda row: (row[key],)
+    return itemgetter(*keys)
+
+
+def _values_of(record: type[msgspec.Struct]) -> type[msgspec.Struct]:
+    """An ``array_like`` Struct of ``record``'s fields and types, in its order: what a row's
+    values are converted into before the record is made from them."""
+    fields = [(field.name, field.type) for field in msgspec.structs.fields(record)]
+    return msgspec.defstruct(f"{record.__name__}Values", fields, array_like=True)
 
 
 def copied(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -26,16 +26,20 @@ from app.errors import FieldError, InvalidInput, NotFound
 from app.ids import parse_id
 from app.pagination import ListParams, Page, Pagination, encode_after, list_params
 from app.principal import Principal
-from app.records import copied, mapper
+from app.records import mapper
 from app.timeutil import parse_timestamp, require_offset
 from db import lists
 from db.counts import Counts
-from db.lists import Row
 
 R = TypeVar("R", bound=msgspec.Struct)
 
-Enrich = Callable[[list[Row]], Awaitable[None]]
-"""Adds to a batch of rows what their records need beyond their own columns (one statement)."""
+Rows = Sequence[Mapping[str, Any]]
+"""A batch of rows as read (asyncpg's records are read-only mappings)."""
+
+Enrich = Callable[[Rows], Awaitable[Rows]]
+"""A batch of rows with what their records need beyond their own columns added (one statement):
+the rows may be read-only mappings (asyncpg's), so a row added to is returned as a copy
+(``{**row, ...}``), and a row nothing is added to as it is."""
 
 FilterKind = Literal["id", "timestamp", "text", "choice"]
 
@@ -224,12 +228,9 @@ class Resource(Generic[R]):
         return conditions
 
     async def _records(self, rows: Sequence[Mapping[str, Any]]) -> list[R]:
-        """The records of ``rows``; the enrichment, which adds to rows, is given copies, which
-        the mapper then prepares in place (one copy of each row, as without an enrichment)."""
+        """The records of ``rows``, with what the enrichment adds."""
         if self.enrich is not None and rows:
-            copies = [copied(row) for row in rows]
-            await self.enrich(copies)
-            return mapper(self.record).many_of_copies(copies)
+            rows = await self.enrich(rows)
         return self.to_records(rows)
 
     async def get(self, principal: Principal, record_id: UUID) -> R:
@@ -384,12 +385,17 @@ class Resource(Generic[R]):
             params.offset,
             totals=self._kept_totals(principal, column, filters),
         )
+        pages: Mapping[UUID, tuple[Sequence[Mapping[str, Any]], int]] = found
         every_row = [row for rows, _ in found.values() for row in rows]
         if self.enrich is not None and every_row:
-            await self.enrich(every_row)
+            enriched = iter(await self.enrich(every_row))
+            pages = {
+                parent_id: ([next(enriched) for _ in rows], total)
+                for parent_id, (rows, total) in found.items()
+            }
         return {
             parent_id: _page(self.to_records(rows), total, params, rows)
-            for parent_id, (rows, total) in found.items()
+            for parent_id, (rows, total) in pages.items()
         }
 
     async def page_under(

@@ -447,6 +447,37 @@ Python). NULL for everything else (refusals, duplicates, ``multiple``, a status 
 not listed here), which Python then decides: this may say NULL where ``decide`` says valid,
 never a kind where it does not."""
 
+_REFUSAL = """
+    CASE WHEN x.id IS NULL
+              OR x.signed_code IS DISTINCT FROM COALESCE({}::varchar, x.signed_code) THEN NULL
+         WHEN NOT x.scanner_active THEN 'scanner_inactive'
+         WHEN x.event_id <> ALL(x.target_event_ids) THEN 'event_not_allowed'
+         WHEN x.ticket_type_id <> ALL(x.target_ticket_type_ids) THEN 'ticket_type_not_allowed'
+         WHEN x.event_timeslot_id <> ALL(x.target_timeslot_ids) THEN 'timeslot_not_allowed'
+         WHEN a.at < x.timeslot_starts_at - make_interval(mins => x.opens_minutes_before_start)
+              THEN 'too_early'
+         WHEN a.at > x.timeslot_ends_at + make_interval(mins => x.closes_minutes_after_end)
+              THEN 'too_late'
+         WHEN LEAST(a.at, a.received_at) < x.valid_from THEN 'too_early'
+         WHEN GREATEST(a.at, a.received_at) > x.valid_until THEN 'too_late'
+         WHEN a.direction = 'exit' THEN CASE WHEN NOT x.inside THEN 'not_inside' END
+         WHEN a.direction <> 'entry' THEN NULL
+         WHEN x.status = 'cancelled' OR x.order_status = 'cancelled' THEN 'cancelled'
+         WHEN x.order_status = 'pending' THEN 'order_not_confirmed'
+         WHEN x.status <> 'scanned' THEN NULL
+         WHEN COALESCE(x.entry_policy, 'single') = 'single' THEN 'already_scanned'
+         WHEN x.entry_policy = 'reentry' AND x.inside THEN 'already_inside'
+    END"""
+"""The reason of the refusal ``decide`` gives the attempt (section 5's steps 3 to 6 in their
+order, then section 17's exit and re-entry rules), read off the same row as :data:`_KIND`; NULL
+when the ticket is not found (a 404, nothing written) or the scan is valid. A condition on a
+bound or a target list the profile does not have is NULL, which passes, as in ``decide``."""
+_REFUSAL_STATUS = (
+    "CASE x.refusal WHEN 'cancelled' THEN 'cancelled' WHEN 'already_scanned' THEN 'scanned' "
+    "WHEN 'already_inside' THEN 'scanned' ELSE 'not_allowed' END"
+)
+"""The status that goes with a refusal's reason (``decide``)."""
+
 PAYLOAD_IDS = {
     "ticket_id": (UUID(int=1), "x.id"),
     "order_id": (UUID(int=2), "x.order_id"),
@@ -477,27 +508,33 @@ per first admission in ``bench/run.py``, which sends none)."""
 
 def _admit_sql(named_scanner: bool, by_id: bool) -> str:
     """The statement of :func:`admit`: the read (:func:`_context_sql`) with the attempt (``at``,
-    ``received_at``, ``direction``) and its ``kind`` in one materialized row ``x``, the nonce's
-    first attempt ``f``, and the write ``w``. Each CTE and join is a node PostgreSQL sets up on
-    every scan, and each join projects the read's columns again: hence the attempt and the kind in
-    ``x`` rather than CTEs of their own."""
-    admit, exit_ = "x.kind = 'admit'", "x.kind = 'exit'"
+    ``received_at``, ``direction``), its ``kind`` and its ``refusal`` in one materialized row
+    ``x``, the nonce's first attempt ``f``, and the write ``w`` (a valid scan of its kind, or a
+    refusal: the log row alone). Each CTE and join is a node PostgreSQL sets up on every scan,
+    and each join projects the read's columns again: hence the attempt, the kind and the refusal
+    in ``x`` rather than CTEs of their own."""
+    admit, exit_, valid = "x.kind = 'admit'", "x.kind = 'exit'", "x.kind IS NOT NULL"
     scanned_at = f"CASE WHEN {admit} THEN x.at ELSE x.scanned_at END"
     event = "CASE WHEN x.kind <> 'exit' THEN {} END"
     return _numbered(
         "WITH x AS MATERIALIZED (SELECT x.*, a.*, "
-        f"{_KIND} AS kind FROM ({_context_sql(named_scanner, by_id)}) x, "
+        f"{_KIND} AS kind, {_REFUSAL} AS refusal "
+        f"FROM ({_context_sql(named_scanner, by_id)}) x, "
         "(SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
         "{}::varchar AS direction) a), "
         f"f AS ({_FIRST_ATTEMPT} AND {{}}::varchar IS NOT NULL), "
-        "w AS (SELECT scan_write({}, x.scanner_id, x.received_at, {}, x.id, 'valid', NULL, "
-        f"x.at, {{}}, {scanned_at}, x.direction, NOT {exit_}, true, x.event_id, "
+        "w AS (SELECT scan_write({}, x.scanner_id, x.received_at, {}, x.id, "
+        f"CASE WHEN {valid} THEN 'valid' ELSE {_REFUSAL_STATUS} END, "
+        f"CASE WHEN NOT {valid} THEN x.refusal END, "
+        f"x.at, {{}}, {scanned_at}, x.direction, "
+        f"CASE WHEN {valid} THEN NOT {exit_} ELSE x.inside END, {valid}, x.event_id, "
         "x.event_timeslot_id, x.status, x.inside, x.presence_at, "
         f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, x.at, "
         f"({admit})::int, CASE WHEN {exit_} THEN -1 ELSE 1 END, (NOT {exit_})::int, "
         f"({exit_})::int, {COUNTER_SHARDS}, {event.format('{}::uuid')}, "
         f"{event.format('{}::varchar')}, {event.format(f'({_PAYLOAD})::json')}, {{}}) "
-        "AS written FROM x WHERE x.kind IS NOT NULL AND NOT EXISTS (SELECT FROM f)) "
+        "AS written FROM x WHERE (x.kind IS NOT NULL OR x.refusal IS NOT NULL) "
+        "AND NOT EXISTS (SELECT FROM f)) "
         "SELECT x.*, f.*, (SELECT written FROM w) AS written FROM x LEFT JOIN f ON true"
     )
 
@@ -573,15 +610,17 @@ async def admit(
     notify: str | None,
 ) -> Row | None:
     """A single scan in one statement when it is certainly one of :data:`_KIND`'s valid scans
-    (a first admission, an exit, a re-entry) or the retry of a used nonce: :func:`context`'s
+    (a first admission, an exit, a re-entry), a refusal (:data:`_REFUSAL`: a duplicate, a
+    ticket not inside, a scanner's rule...) or the retry of a used nonce: :func:`context`'s
     read, with the nonce's first attempt (``first_ticket_id`` ..., null when the nonce is new or
-    None) and the ``kind``; when there is a kind and no first attempt, the write of
-    :func:`write_one` for that scan (``scan_write``: the log row ``log_id``, the ticket's state
-    and attendance as ``plan`` would change them, and for an entry the outbox ``event``: id,
-    type, and its JSON payload with the stand-ins of :data:`PAYLOAD_IDS`), committed by itself.
-    The row as :func:`context` reads it (before the write), with the attempt's ``at``,
-    ``received_at`` and ``direction``, the ``kind``, and ``written``: what ``scan_write``
-    answered, or None when the scan was left to the caller (nothing written).
+    None), the ``kind`` and the ``refusal``; when there is either and no first attempt, the
+    write of :func:`write_one` for that scan (``scan_write``: the log row ``log_id``; for a
+    valid scan the ticket's state and attendance as ``plan`` would change them, and for an entry
+    the outbox ``event``: id, type, and its JSON payload with the stand-ins of
+    :data:`PAYLOAD_IDS`), committed by itself. The row as :func:`context` reads it (before the
+    write), with the attempt's ``at``, ``received_at`` and ``direction``, the ``kind``, the
+    ``refusal``, and ``written``: what ``scan_write`` answered, or None when the scan was left to
+    the caller (nothing written).
     None when there is no such scanner; :class:`TicketChanged` when the ticket changed between
     the read and the write."""
     scanner_args = [] if scanner_id is None else [scanner_id]
@@ -591,7 +630,7 @@ async def admit(
     try:
         row = await held.fetchrow(
             sql,
-            signed_code,
+            signed_code, signed_code,
             organization_id, *scanner_args, organization_id, value,
             scanned_at, received_at, direction,
             organization_id, nonce, nonce,

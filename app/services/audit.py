@@ -30,10 +30,9 @@ from piccolo.table import Table
 
 from app.pagination import Page
 from app.principal import Principal, requires
-from app.resources import Resource
+from app.resources import Resource, Rows
 from app.schemas.audit import ActorKind, AuditEntry
 from app.timeutil import utcnow
-from db.lists import Row
 from db.tables import (
     ApiKey,
     Event,
@@ -58,9 +57,10 @@ def _ids(value: Any) -> list[str]:
     return [str(item) for item in (value if isinstance(value, list) else [value]) if item]
 
 
-async def _with_names(rows: list[Row]) -> None:
+async def _with_names(read: Rows) -> Rows:
     """Each entry's ``names``: one statement per kind of id on the page, not one per entry."""
     wanted: dict[str, set[str]] = defaultdict(set)
+    rows = [dict(row) for row in read]
     for row in rows:
         if isinstance(row["details"], str):
             row["details"] = msgspec.json.decode(row["details"])
@@ -94,6 +94,7 @@ async def _with_names(rows: list[Row]) -> None:
             for item in _ids(value)
         ]
         row["names"] = {item: names[item] for item in held if item in names}
+    return rows
 
 
 def _is_uuid(text: str) -> bool:

@@ -28,7 +28,7 @@ import functools
 import sqlite3
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
@@ -423,17 +423,19 @@ TICKET_COLUMNS = (
 )
 
 
-async def sign_unsigned_tickets(rows: Sequence[dict[str, Any]] | None = None) -> dict[UUID, str]:
+async def sign_unsigned_tickets(
+    rows: Sequence[Mapping[str, Any]] | None = None,
+) -> dict[UUID, str]:
     """Give a code to each ticket without one (``rows``: those tickets' rows; None: every such
     ticket, event by event, as the migration does), signed with its event's current key; the
     codes of ``rows`` by ticket id. Tickets written by a release before signed codes have none."""
     signed: dict[UUID, str] = {}
     if rows is not None:
-        by_event: dict[UUID, list[dict[str, Any]]] = {}
+        by_event: dict[UUID, list[Mapping[str, Any]]] = {}
         for row in rows:
             by_event.setdefault(row["event_id"], []).append(row)
-        for tickets in by_event.values():
-            signed.update(await _sign_event_tickets(tickets))
+        for event_rows in by_event.values():
+            signed.update(await _sign_event_tickets(event_rows))
         return signed
     events = await Ticket.select(Ticket.event_id).where(Ticket.signed_code.is_null()).distinct()
     for event in events:
@@ -445,7 +447,7 @@ async def sign_unsigned_tickets(rows: Sequence[dict[str, Any]] | None = None) ->
     return signed
 
 
-async def _sign_event_tickets(tickets: Sequence[dict[str, Any]]) -> dict[UUID, str]:
+async def _sign_event_tickets(tickets: Sequence[Mapping[str, Any]]) -> dict[UUID, str]:
     """Sign and store the codes of tickets of one event (in one transaction)."""
     event_id = tickets[0]["event_id"]
     async with transaction():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections import defaultdict
+from collections.abc import Mapping
 from datetime import datetime
 from functools import reduce
 from typing import Any
@@ -21,7 +22,7 @@ from piccolo.table import Table
 from app.errors import Conflict, FieldError, InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Resource
+from app.resources import Resource, Rows
 from app.schemas.decoding import sent
 from app.schemas.scanners import (
     Scanner,
@@ -35,7 +36,6 @@ from app.services import audit
 from app.services.audit import Target
 from app.services.lookup import update_owned
 from app.timeutil import utcnow, with_offsets
-from db.lists import Row
 from db.locks import locked
 from db.tables import Event, ScannerProfileTarget, TicketType, Timeslot
 from db.tables import Scanner as ScannerTable
@@ -53,7 +53,7 @@ Targets = dict[str, list[UUID]]
 """A profile's target lists by body field."""
 
 
-def _with_targets(row: dict[str, Any], targets: Targets) -> dict[str, Any]:
+def _with_targets(row: Mapping[str, Any], targets: Targets) -> dict[str, Any]:
     return {**row, **{field: targets.get(field, []) for field in TARGETS}}
 
 
@@ -77,10 +77,9 @@ async def targets_of(profile_ids: list[UUID]) -> dict[UUID, Targets]:
     return found
 
 
-async def _add_targets(rows: list[Row]) -> None:
+async def _add_targets(rows: Rows) -> Rows:
     targets = await targets_of([row["id"] for row in rows])
-    for row in rows:
-        row.update(_with_targets(row, targets[row["id"]]))
+    return [_with_targets(row, targets[row["id"]]) for row in rows]
 
 
 SCANNERS = Resource(table=ScannerTable, record=Scanner, kind="scanner", scope="scanners.read")

@@ -440,15 +440,16 @@ async def _scan_at_once(
     admit_in_sql: bool,
 ) -> tuple[Answer, Related] | None:
     """The common case of a single scan in one round trip and no transaction: a first
-    admission, an exit or a re-entry that is certain, and the retry of a used nonce, are read
-    and written (or answered) by one statement (``db.scans.admit``); any other scan is read by
-    it (or by ``db.scans.context``), decided in Python (the same :func:`plan`, which also builds
-    the answer of the scans the statement wrote, and the first result of a retry), and written
-    by a second statement that commits by itself (``db.scans.write_one``: the log row, the
-    ticket's state on the condition that it is still the one decided on, the attendance, the
-    outbox event). None when a write finds the nonce used (a concurrent first use) or the ticket
-    changed since the read: the caller then runs the scan in a transaction (which reads both
-    again)."""
+    admission, an exit or a re-entry that is certain, a refusal (a duplicate, a ticket not
+    inside, a scanner's rule...), and the retry of a used nonce, are read and written (or
+    answered) by one statement (``db.scans.admit``); any other scan (``multiple``, a late
+    upload) is read by it (or by ``db.scans.context``), decided in Python (the same
+    :func:`plan`, which also builds the answer of the scans the statement wrote, and the first
+    result of a retry), and written by a second statement that commits by itself
+    (``db.scans.write_one``: the log row, the ticket's state on the condition that it is still
+    the one decided on, the attendance, the outbox event). None when a write finds the nonce
+    used (a concurrent first use) or the ticket changed since the read: the caller then runs the
+    scan in a transaction (which reads both again)."""
     notify = notify_channel()
     try:
         async with statements.connection() as held:
@@ -539,18 +540,22 @@ async def _admit(
 
 
 def _agrees(answer: Answer, row: dict[str, Any]) -> None:
-    """The statement wrote the scan as its ``kind``: :func:`plan` must find the same."""
+    """The statement wrote the scan as its ``kind`` or its ``refusal``: :func:`plan` must find
+    the same."""
     before = answer.before
-    if answer.attempt.direction == "exit":
-        kind = "exit"
+    if answer.status != "valid":
+        agreed = row["kind"] is None and answer.reason == row["refusal"]
+    elif answer.attempt.direction == "exit":
+        agreed = row["kind"] == "exit"
     else:
-        kind = "admit" if before is not None and before.status == "valid" else "reenter"
-    if answer.status != "valid" or before is None or kind != row["kind"]:
+        admitted = before is not None and before.status == "valid"
+        agreed = row["kind"] == ("admit" if admitted else "reenter")
+    if not agreed:
         logger.error(
             "scan of ticket %s: the statement wrote it as %s, Python decided %s (%s): "
-            "db.scans._KIND and decide() disagree",
+            "db.scans._KIND or _REFUSAL and decide() disagree",
             row["id"],
-            row["kind"],
+            row["kind"] or row["refusal"],
             answer.status,
             answer.reason,
         )

@@ -13,7 +13,7 @@ from piccolo.custom_types import Combinable
 
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Parent, Resource, choice_filter, id_filter, since, text_filter
+from app.resources import Parent, Resource, Rows, choice_filter, id_filter, since, text_filter
 from app.schemas.scanning import MAX_CODE_LENGTH
 from app.schemas.tickets import Ticket, TicketStatus
 from app.schemas.webhook_events import TicketCancelled
@@ -28,14 +28,18 @@ from db.tables import Ticket as TicketTable
 from db.transactions import transaction
 
 
-async def fill_signed_codes(rows: list[dict[str, Any]]) -> None:
+async def fill_signed_codes(rows: Rows) -> Rows:
     """Sign the tickets that an earlier release wrote without a code (rare: only while a rolling
-    upgrade runs the previous release beside this one; the migration signed the others)."""
+    upgrade runs the previous release beside this one; the migration signed the others). The
+    rows themselves when every one has its code."""
     missing = [row for row in rows if row.get("signed_code") is None]
-    if missing:
-        codes = await scan_keys.sign_unsigned_tickets(missing)
-        for row in missing:
-            row["signed_code"] = codes[row["id"]]
+    if not missing:
+        return rows
+    codes = await scan_keys.sign_unsigned_tickets(missing)
+    return [
+        row if row.get("signed_code") is not None else {**row, "signed_code": codes[row["id"]]}
+        for row in rows
+    ]
 
 
 TICKETS = Resource(
@@ -151,6 +155,5 @@ async def cancel_ticket(principal: Principal, ticket_id: UUID) -> Ticket:
     async with transaction():
         current = await owned_row(TicketTable, ticket_id, principal.organization_id, "ticket")
         cancelled = await cancel_tickets(principal.organization_id, [TicketTable.id == ticket_id])
-    row = cancelled[0] if cancelled else current
-    await fill_signed_codes([row])
+    [row] = await fill_signed_codes([cancelled[0] if cancelled else current])
     return to_record(Ticket, row)

@@ -25,7 +25,7 @@ from piccolo.columns.combination import WhereRaw
 from app.errors import Conflict, InvalidInput, NotFound
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Parent, Resource, since, until
+from app.resources import Parent, Resource, Rows, since, until
 from app.schemas.decoding import sent
 from app.schemas.events import Deleted, Timeslot, TimeslotCreate, TimeslotUpdate
 from app.services.events import require_event
@@ -34,7 +34,6 @@ from app.services.scanners import refuse_if_profiles_name
 from app.services.ticket_types import ticket_types_by_id
 from app.timeutil import utcnow, with_offsets
 from db import holds
-from db.lists import Row
 from db.tables import Event, Order, TimeslotTicketType
 from db.tables import Timeslot as TimeslotTable
 from db.transactions import transaction
@@ -57,10 +56,9 @@ async def ticket_type_ids_of(timeslot_ids: list[UUID]) -> dict[UUID, list[UUID]]
     return linked
 
 
-async def _with_ticket_type_ids(rows: list[Row]) -> None:
+async def _with_ticket_type_ids(rows: Rows) -> Rows:
     linked = await ticket_type_ids_of([row["id"] for row in rows])
-    for row in rows:
-        row["ticket_type_ids"] = linked[row["id"]]
+    return [{**row, "ticket_type_ids": linked[row["id"]]} for row in rows]
 
 
 TIMESLOTS = Resource(

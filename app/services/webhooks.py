@@ -17,7 +17,7 @@ from app.errors import Conflict, NotFound
 from app.outbound.url_safety import check_webhook_url
 from app.principal import Principal, requires
 from app.records import to_record
-from app.resources import Parent, Resource
+from app.resources import Parent, Resource, Rows
 from app.schemas.webhook_events import WebhookTest
 from app.schemas.webhooks import (
     Delivery,
@@ -36,7 +36,6 @@ from app.services.outbox import announce_work
 from app.services.webhook_delivery import ATTEMPT_LEASE_SECONDS
 from app.settings import Settings
 from app.timeutil import utcnow
-from db.lists import Row
 from db.locks import locked
 from db.tables import OutboxEvent, WebhookDelivery, WebhookDeliveryAttempt
 from db.tables import Webhook as WebhookTable
@@ -60,7 +59,7 @@ def new_secret() -> str:
     return SECRET_PREFIX + base64.b64encode(secrets.token_bytes(32)).decode()
 
 
-async def _with_attempts(rows: list[Row]) -> None:
+async def _with_attempts(rows: Rows) -> Rows:
     """Each delivery's event type and its attempts, in two statements for the whole page."""
     event_types = {
         row["id"]: row["event_type"]
@@ -75,9 +74,14 @@ async def _with_attempts(rows: list[Row]) -> None:
         .order_by(WebhookDeliveryAttempt.attempt)
     ):
         attempts[attempt["delivery_id"]].append(attempt)
-    for row in rows:
-        row["event_type"] = event_types.get(row["event_id"], "")
-        row["attempt_log"] = attempts[row["id"]]
+    return [
+        {
+            **row,
+            "event_type": event_types.get(row["event_id"], ""),
+            "attempt_log": attempts[row["id"]],
+        }
+        for row in rows
+    ]
 
 
 WEBHOOKS = Resource(table=WebhookTable, record=Webhook, kind="webhook", scope="webhooks.read")

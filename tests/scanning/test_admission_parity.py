@@ -1,6 +1,7 @@
 """The one-statement scan (``db.scans.admit``, issue 26 item 3) against Python's decision:
 every case runs twice, in two organizations built alike, once with the statement writing the
-first admissions, exits and re-entries it is sure of and answering retries of a used nonce, and
+first admissions, exits and re-entries it is sure of and every refusal, and answering retries of
+a used nonce, and
 once with Python deciding every scan (``admit_in_sql=False``; a retry then meets the used nonce
 in ``scan_write`` and runs in the transaction), and must give the same results and leave the
 same rows: the scan log, the tickets, the attendance and ticket counters, the
@@ -56,7 +57,8 @@ class Step:
     nonce: str | None = None
     ticket: int = 0
     one: bool = False
-    """The statement path answers it in one statement (beside every first admission)."""
+    """The statement path answers it in one statement (beside every first admission and every
+    refusal)."""
 
 
 @dataclass(frozen=True)
@@ -336,7 +338,8 @@ async def run(world: World, case: Case, admit_in_sql: bool) -> list[Any]:
         outcomes.append(named(world, msgspec.to_builtins(result, builtin_types=(datetime, UUID))))
         grew = await Scan.count().where(Scan.organization_id == world.tenant.org_id) > logged
         admission = result.status == "valid" and result.direction == "entry" and grew
-        if admit_in_sql and (step.one or (admission and not result.scanned_before)):
+        refusal = result.status != "valid" and grew
+        if admit_in_sql and (step.one or refusal or (admission and not result.scanned_before)):
             assert counter.count == 1, (case.name, step, counter.statements)
     return outcomes
 
@@ -382,7 +385,10 @@ async def effects(world: World) -> dict[str, Any]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 async def test_the_statement_admits_as_python_decides(
-    client: AsyncClient, make_tenant: Callable[..., Awaitable[Tenant]], case: Case
+    client: AsyncClient,
+    make_tenant: Callable[..., Awaitable[Tenant]],
+    case: Case,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     found = []
     for admit_in_sql in (True, False):
@@ -391,3 +397,5 @@ async def test_the_statement_admits_as_python_decides(
     (statement_results, statement_rows), (python_results, python_rows) = found
     assert statement_results == python_results
     assert statement_rows == python_rows
+    disagreements = [r for r in caplog.records if r.name == scanning.logger.name]  # _agrees
+    assert not disagreements, [r.getMessage() for r in disagreements]

@@ -13,7 +13,7 @@ from uuid import UUID
 from app.errors import NotFound
 from app.pagination import Page
 from app.principal import Principal, requires
-from app.resources import Resource, choice_filter
+from app.resources import Resource, Rows, choice_filter
 from app.schemas.oauth import (
     OAuthApplication,
     OAuthApplicationCreate,
@@ -26,17 +26,15 @@ from app.services.oauth import clients
 from app.services.oauth.clients import check_registration, register
 from app.services.oauth.grants import revoke_family
 from app.timeutil import utcnow
-from db.lists import Row
 from db.tables import OAuthClient, OAuthGrant
 from db.transactions import transaction
 
 
-async def _split_scopes(rows: list[Row]) -> None:
-    for row in rows:
-        row["scopes"] = row["scopes"].split()
+async def _split_scopes(rows: Rows) -> Rows:
+    return [{**row, "scopes": row["scopes"].split()} for row in rows]
 
 
-async def _with_names(rows: list[Row]) -> None:
+async def _with_names(rows: Rows) -> Rows:
     """Each authorization's application and user, in one statement for the page."""
     names = {
         row["id"]: row
@@ -47,9 +45,7 @@ async def _with_names(rows: list[Row]) -> None:
             OAuthGrant.user_id.email.as_alias("user_email"),
         ).where(OAuthGrant.id.is_in([row["id"] for row in rows]))
     }
-    for row in rows:
-        row.update(names[row["id"]])
-        row["scopes"] = row["scope"].split()
+    return [{**row, **names[row["id"]], "scopes": row["scope"].split()} for row in rows]
 
 
 APPLICATIONS = Resource(
