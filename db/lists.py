@@ -116,17 +116,23 @@ async def _rows(table: type[Table], query: QueryString) -> list[Row]:
     return rows
 
 
-async def _records(table: type[Table], query: QueryString) -> Sequence[Mapping[str, Any]]:
+async def _records(
+    table: type[Table], query: QueryString, compiled: str | None = None
+) -> Sequence[Mapping[str, Any]]:
     """The rows of ``query`` as read-only mappings: on PostgreSQL outside a transaction,
     asyncpg's records from the pool as they come (what Piccolo's ``raw`` runs, without its query
     object around the statement and without copying each record into a dict: a 25-ticket page's
     rows cost about 60 us less CPU); inside a transaction (whose connection Piccolo holds) and on
-    SQLite, Piccolo's ``raw``."""
+    SQLite, Piccolo's ``raw``. ``compiled``: ``query`` as Piccolo compiled it for PostgreSQL
+    already (:func:`fetch_page`)."""
     pool = None if in_transaction() else postgres_pool(table._meta.db)
     if pool is not None:
-        sql, args = query.compile_string(engine_type="postgres")
+        if compiled is None:
+            compiled, args = query.compile_string(engine_type="postgres")
+        else:
+            args = list(query.args)
         # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
-        return cast(Sequence[Mapping[str, Any]], await pool.fetch(sql, *args))
+        return cast(Sequence[Mapping[str, Any]], await pool.fetch(compiled, *args))
     return await _rows(table, query)
 
 
@@ -158,6 +164,21 @@ class OnePage:
     values: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """A page's statement as composed (a ``{}`` for each value) and as Piccolo compiled it."""
+
+    template: str
+    compiled: str
+
+
+PAGE_SHAPES_KEPT = 512
+"""Page statements kept (:func:`fetch_page`): every shape in use, with room; when full, the kept
+ones are dropped and composed again as they come."""
+
+_page_statements: dict[tuple[Any, ...], _Statement] = {}
+
+
 async def fetch_page(
     table: type[Table],
     conditions: Sequence[QueryString],
@@ -179,14 +200,35 @@ async def fetch_page(
     The page's bounds are written into the statement (they are integers, and the few page sizes
     make few statements): with them as parameters PostgreSQL plans the statement again on every
     execution (about 0.3 ms of the server's CPU), since its generic plan cannot know the page's
-    size. A page with no rows still answers one row of nulls, carrying the total and scalars."""
+    size. A page with no rows still answers one row of nulls, carrying the total and scalars.
+
+    The statement is composed and compiled once per shape (the table, order, bounds and the
+    parts' templates; only the values change): kept in ``_page_statements``."""
     name = table._meta.tablename
-    where = _all(conditions)
-    counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-    asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
-    rows = await _records(
-        table,
-        compose(
+    matching = [value for part in conditions for value in part.args]
+    values = [
+        *(value for part in scalars.values() for value in part.args),
+        *(total.args if total is not None else matching),
+        *matching,
+    ]
+    shape = (
+        name,
+        order,
+        limit,
+        offset,
+        tuple((key, part.template) for key, part in scalars.items()),
+        total.template if total is not None else None,
+        tuple(part.template for part in conditions),
+        tuple(map(type, values)),
+    )
+    statement = _page_statements.get(shape)
+    if statement is not None:
+        query, compiled = QueryString(statement.template, *values), statement.compiled
+    else:
+        where = _all(conditions)
+        counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+        asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
+        query = compose(
             f'SELECT counted."total" AS "total__"{asked}, page.* '
             f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
             f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
@@ -195,8 +237,13 @@ async def fetch_page(
             *scalars.values(),
             counted,
             where,
-        ),
-    )
+        )
+        compiled, args = query.compile_string(engine_type="postgres")
+        if args == values:  # no value is itself a fragment: the statement is its shape's
+            if len(_page_statements) >= PAGE_SHAPES_KEPT:
+                _page_statements.clear()
+            _page_statements[shape] = _Statement(query.template, compiled)
+    rows = await _records(table, query, compiled)
     first = rows[0]
     return OnePage(
         [row for row in rows if row["id"] is not None],
