@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import asyncpg
+from piccolo.columns import Column
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
 from piccolo.querystring import QueryString
@@ -117,22 +118,19 @@ async def _rows(table: type[Table], query: QueryString) -> list[Row]:
 
 
 async def _records(
-    table: type[Table], query: QueryString, compiled: str | None = None
+    table: type[Table], query: QueryString, compiled: tuple[str, Sequence[Any]] | None = None
 ) -> Sequence[Mapping[str, Any]]:
     """The rows of ``query`` as read-only mappings: on PostgreSQL outside a transaction,
     asyncpg's records from the pool as they come (what Piccolo's ``raw`` runs, without its query
     object around the statement and without copying each record into a dict: a 25-ticket page's
     rows cost about 60 us less CPU); inside a transaction (whose connection Piccolo holds) and on
-    SQLite, Piccolo's ``raw``. ``compiled``: ``query`` as Piccolo compiled it for PostgreSQL
-    already (:func:`fetch_page`)."""
+    SQLite, Piccolo's ``raw``. ``compiled``: ``query`` as Piccolo compiles it for PostgreSQL
+    (its text and values), when known already (:func:`fetch_page`)."""
     pool = None if in_transaction() else postgres_pool(table._meta.db)
     if pool is not None:
-        if compiled is None:
-            compiled, args = query.compile_string(engine_type="postgres")
-        else:
-            args = list(query.args)
+        sql, args = compiled or query.compile_string(engine_type="postgres")
         # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
-        return cast(Sequence[Mapping[str, Any]], await pool.fetch(compiled, *args))
+        return cast(Sequence[Mapping[str, Any]], await pool.fetch(sql, *args))
     return await _rows(table, query)
 
 
@@ -223,7 +221,8 @@ async def fetch_page(
     )
     statement = _page_statements.get(shape)
     if statement is not None:
-        query, compiled = QueryString(statement.template, *values), statement.compiled
+        query = QueryString(statement.template, *values)
+        compiled: tuple[str, Sequence[Any]] = (statement.compiled, values)
     else:
         where = _all(conditions)
         counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
@@ -238,11 +237,13 @@ async def fetch_page(
             counted,
             where,
         )
-        compiled, args = query.compile_string(engine_type="postgres")
-        if args == values:  # no value is itself a fragment: the statement is its shape's
+        compiled = query.compile_string(engine_type="postgres")
+        # A value that is itself a fragment (or a column) is written into the text: such a
+        # statement is not its shape's alone (the values' types are part of the shape).
+        if not any(isinstance(value, QueryString | Column) for value in values):
             if len(_page_statements) >= PAGE_SHAPES_KEPT:
                 _page_statements.clear()
-            _page_statements[shape] = _Statement(query.template, compiled)
+            _page_statements[shape] = _Statement(query.template, compiled[0])
     rows = await _records(table, query, compiled)
     first = rows[0]
     return OnePage(
