@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal, cast
@@ -381,17 +380,16 @@ _CONTEXT = {
 """:func:`context`'s statement by (scanner named, ticket named by id)."""
 
 
-@asynccontextmanager
-async def connection() -> AsyncIterator[Any]:
+def connection() -> Any:
     """A pooled PostgreSQL connection for one scan's read and write (:func:`context` or
     :func:`admit`, :func:`write_one`) outside any transaction, so that each statement commits by
-    itself. They go to asyncpg as they are (numbered parameters, prepared once per connection):
-    Piccolo's query building cost a third of a scan's own CPU, and a second checkout of the pool
-    more."""
+    itself: asyncpg's ``Pool.acquire()``, an async context manager (no generator of our own
+    around it). They go to asyncpg as they are (numbered parameters, prepared once per
+    connection): Piccolo's query building cost a third of a scan's own CPU, and a second checkout
+    of the pool more."""
     pool = postgres_pool(Ticket._meta.db)
     assert pool is not None, "no PostgreSQL pool"
-    async with pool.acquire() as held:
-        yield held
+    return pool.acquire()
 
 
 async def context(
