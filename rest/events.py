@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, delete, get, patch, post
-from litestar.di import NamedDependency
 from litestar.params import PathParameter, QueryParameter
 
 from app.ids import parse_id
-from app.principal import Principal
 from app.schemas.scan_keys import Revocations, ScanKey
 from app.services import attendance, availability, events, scan_keys, ticket_types, timeslots
 from app.timeutil import parse_timestamp
+from rest.auth import Caller
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
 from rest.service_routes import record_route, service_route
@@ -87,10 +86,8 @@ class EventController(Controller):
             "first); retiring a retired key changes nothing.",
         ),
     )
-    async def retire_scan_key(
-        self, principal: NamedDependency[Principal], event_id: IdPath, kid: KidPath
-    ) -> ScanKey:
-        return await scan_keys.retire_key(principal, parse_id(event_id, "event_id"), kid)
+    async def retire_scan_key(self, request: Caller, event_id: IdPath, kid: KidPath) -> ScanKey:
+        return await scan_keys.retire_key(request.user, parse_id(event_id, "event_id"), kid)
 
     @get(
         "/{event_id:str}/revocations",
@@ -105,10 +102,12 @@ class EventController(Controller):
         ),
     )
     async def list_revocations(
-        self, principal: NamedDependency[Principal], event_id: IdPath, since: Since = None
+        self, request: Caller, event_id: IdPath, since: Since = None
     ) -> Revocations:
         parsed = None if since is None else parse_timestamp(since, "since")
-        return await scan_keys.event_revocations(principal, parse_id(event_id, "event_id"), parsed)
+        return await scan_keys.event_revocations(
+            request.user, parse_id(event_id, "event_id"), parsed
+        )
 
     get_availability = service_route(
         get,

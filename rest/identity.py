@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from litestar import get
-from litestar.di import NamedDependency
 
-from app.principal import Principal
 from app.schemas.identity import CurrentUser
 from app.services.organizations import whoami
+from rest.auth import Caller
 from rest.docs import operation
 
 
@@ -20,5 +19,5 @@ from rest.docs import operation
         text="The user behind the credential and their organization.",
     ),
 )
-async def get_whoami(principal: NamedDependency[Principal]) -> CurrentUser:
-    return await whoami(principal)
+async def get_whoami(request: Caller) -> CurrentUser:
+    return await whoami(request.user)

@@ -7,8 +7,8 @@ hands over, is written here once for every list: the request (its credential's p
 for a list that exports the ``Accept`` that picks JSON or CSV), the parent's id and the
 ``listing`` dependency (``rest.lists``). The return type is the page of the resource's record.
 
-The principal is read from the request (``request.user``, which the app's ``principal``
-dependency returns too) rather than asked for as a second dependency: Litestar resolves
+The principal is read from the request (``request.user``, as on every route:
+``rest.auth.Caller``) rather than asked for as a second dependency: Litestar resolves
 dependencies that do not depend on each other concurrently, in an anyio task group, which cost
 about 0.2 ms of CPU per request, a sixth of a 25-ticket page's (docs/decisions.md, "The REST
 page's CPU").
@@ -19,14 +19,14 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from litestar import Request, get
+from litestar import get
 from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 
 from app.ids import parse_id
 from app.pagination import Page
-from app.principal import Principal
 from app.resources import Resource
+from rest.auth import Caller
 from rest.csv_export import csv_stream, negotiate
 from rest.docs import IdPath, operation
 from rest.lists import ListQuery
@@ -57,7 +57,7 @@ def list_route(
     (``rest.service_routes.as_written_here``)."""
 
     async def handler(*_: Any, **given: Any) -> Any:
-        request: Request[Principal, Any, Any] = given["request"]
+        request: Caller = given["request"]
         principal = request.user
         listing: ListQuery = given["listing"]
         parent: dict[str, Any] = {}
@@ -69,7 +69,7 @@ def list_route(
             return csv_stream(resource.record, chunks, export.format(id=parent_id))
         return await resource.page(principal, **parent, **listing.as_kwargs())
 
-    annotations: dict[str, Any] = {"request": Request}
+    annotations: dict[str, Any] = {"request": Caller}
     if within is not None:
         annotations[within] = IdPath
     annotations["listing"] = NamedDependency[ListQuery]

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from litestar import post
-from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.principal import Principal
 from app.schemas.scanning import (
     BatchScan,
     BatchScanResults,
@@ -16,6 +14,7 @@ from app.schemas.scanning import (
     TicketScan,
 )
 from app.services import scanning
+from rest.auth import Caller
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
 
@@ -53,13 +52,11 @@ SIGNED = (
     ),
 )
 async def scan_ticket(
-    principal: NamedDependency[Principal],
-    ticket_id: IdPath,
-    data: JSONBody[TicketScan | None] = None,
+    request: Caller, ticket_id: IdPath, data: JSONBody[TicketScan | None] = None
 ) -> ScanResult:
     body = TicketScan() if data is None else data
     return await scanning.scan_ticket(
-        principal,
+        request.user,
         ticket_id=parse_id(ticket_id, "ticket_id"),
         scanner_id=body.scanner_id,
         nonce=body.nonce,
@@ -80,9 +77,9 @@ async def scan_ticket(
         f"{OUTCOMES} {OFFLINE}",
     ),
 )
-async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeScan]) -> ScanResult:
+async def scan_code(request: Caller, data: JSONBody[CodeScan]) -> ScanResult:
     return await scanning.scan_ticket(
-        principal,
+        request.user,
         scannable_code=data.scannable_code,
         signed_code=data.signed_code,
         scanner_id=data.scanner_id,
@@ -108,10 +105,8 @@ async def scan_code(principal: NamedDependency[Principal], data: JSONBody[CodeSc
         "nothing runs; an unknown ticket is that item's `status: not_found`. " + OFFLINE,
     ),
 )
-async def scan_batch(
-    principal: NamedDependency[Principal], data: JSONBody[BatchScan]
-) -> BatchScanResults:
-    return BatchScanResults(results=await scanning.scan_tickets(principal, data))
+async def scan_batch(request: Caller, data: JSONBody[BatchScan]) -> BatchScanResults:
+    return BatchScanResults(results=await scanning.scan_tickets(request.user, data))
 
 
 list_ticket_scans = list_route(

@@ -24,14 +24,14 @@ from types import FrameType
 from typing import Any
 
 from litestar import get
-from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.principal import Principal, scope_of
+from app.principal import scope_of
 from app.resources import Resource
 from app.signatures import signed
+from rest.auth import Caller
 from rest.docs import IdPath, operation
 
 _KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -76,10 +76,10 @@ def record_route(
     [key] = _PATH_ID.findall(path)
 
     async def handler(*_: Any, **given: Any) -> Any:
-        return await resource.get(given["principal"], parse_id(given[key], key))
+        return await resource.get(given["request"].user, parse_id(given[key], key))
 
     parameters = [
-        inspect.Parameter("principal", _KEYWORD, annotation=NamedDependency[Principal]),
+        inspect.Parameter("request", _KEYWORD, annotation=Caller),
         inspect.Parameter(key, _KEYWORD, annotation=IdPath),
     ]
     as_written_here(handler, name, parameters, resource.record, caller_of_route())
@@ -124,12 +124,12 @@ def service_route(
         values: dict[str, Any] = {key: parse_id(given[key], key) for key in ids}
         values["data"] = given.get("data")
         return await service(
-            given["principal"],
+            given["request"].user,
             *(values[key] for key in positional),
             **{key: values[key] for key in keywords},
         )
 
-    parameters = [inspect.Parameter("principal", _KEYWORD, annotation=NamedDependency[Principal])]
+    parameters = [inspect.Parameter("request", _KEYWORD, annotation=Caller)]
     parameters += [inspect.Parameter(key, _KEYWORD, annotation=IdPath) for key in ids]
     if "data" in signature.parameters:
         body: Any = JSONBody

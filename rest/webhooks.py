@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from litestar import Controller, Request, delete, patch, post
-from litestar.di import NamedDependency
+from litestar import Controller, delete, patch, post
 from litestar.params import JSONBody
 
 from app.ids import parse_id
-from app.principal import Principal
 from app.schemas.webhook_events import WebhookTest, data_shape
 from app.schemas.webhooks import (
     Webhook,
@@ -18,6 +14,7 @@ from app.schemas.webhooks import (
     WebhookWithSecret,
 )
 from app.services import webhooks
+from rest.auth import Caller
 from rest.docs import IdPath, operation
 from rest.list_routes import list_route
 from rest.service_routes import record_route, service_route
@@ -38,13 +35,10 @@ class WebhookController(Controller):
         ),
     )
     async def create_webhook(
-        self,
-        principal: NamedDependency[Principal],
-        data: JSONBody[WebhookCreate],
-        request: Request[Any, Any, Any],
+        self, request: Caller, data: JSONBody[WebhookCreate]
     ) -> WebhookWithSecret:
         settings = request.app.state["settings"]
-        return await webhooks.create_webhook(principal, data, settings)
+        return await webhooks.create_webhook(request.user, data, settings)
 
     list_webhooks = list_route(
         webhooks.WEBHOOKS,
@@ -69,15 +63,11 @@ class WebhookController(Controller):
         ),
     )
     async def update_webhook(
-        self,
-        principal: NamedDependency[Principal],
-        webhook_id: IdPath,
-        data: JSONBody[WebhookUpdate],
-        request: Request[Any, Any, Any],
+        self, request: Caller, webhook_id: IdPath, data: JSONBody[WebhookUpdate]
     ) -> Webhook:
         settings = request.app.state["settings"]
         return await webhooks.update_webhook(
-            principal, parse_id(webhook_id, "webhook_id"), data, settings
+            request.user, parse_id(webhook_id, "webhook_id"), data, settings
         )
 
     test_webhook = service_route(

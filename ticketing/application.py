@@ -12,7 +12,6 @@ from typing import Any
 
 from litestar import Litestar, Request, Response
 from litestar.datastructures import State
-from litestar.di import Provide
 from litestar.exceptions import NotFoundException
 from piccolo.engine.base import Engine
 
@@ -29,7 +28,7 @@ from dashboard import PATH as DASHBOARD_PATH
 from dashboard import dashboard_router, static_router, template_config
 from dashboard.errors import no_such_page
 from db.engine import bind_engine, create_engine, pool_usage, start_engine, stop_engine
-from rest.auth import bearer_authentication, current_principal
+from rest.auth import bearer_authentication
 from rest.cors import cors_config
 from rest.csv_export import declare_csv_exports
 from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
@@ -153,7 +152,6 @@ def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None =
         ],
         lifespan=lifespan,
         middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
-        dependencies={"principal": Provide(current_principal, sync_to_thread=False)},
         exception_handlers={**EXCEPTION_HANDLERS, NotFoundException: not_found},
         before_request=before_route,
         before_send=[add_request_id, correct_allow, protect_pages],
