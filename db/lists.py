@@ -164,17 +164,42 @@ class OnePage:
 
 @dataclass(frozen=True, slots=True)
 class _Statement:
-    """A page's statement as composed (a ``{}`` for each value) and as Piccolo compiled it."""
+    """A statement as composed (a ``{}`` for each value) and as Piccolo compiled it."""
 
     template: str
     compiled: str
 
 
-PAGE_SHAPES_KEPT = 512
-"""Page statements kept (:func:`fetch_page`): every shape in use, with room; when full, the kept
-ones are dropped and composed again as they come."""
+SHAPES_KEPT = 512
+"""Statements kept per shape (:func:`_shaped`): every page shape in use, with room; when full,
+the kept ones are dropped and composed again as they come."""
 
-_page_statements: dict[tuple[Any, ...], _Statement] = {}
+_statements: dict[tuple[Any, ...], _Statement] = {}
+
+
+def _shaped(
+    shape: tuple[Any, ...], values: list[Any], composed: Callable[[], QueryString]
+) -> tuple[QueryString, tuple[str, Sequence[Any]]]:
+    """The statement ``composed`` gives, and its compiled text and values, composed and compiled
+    once per ``shape`` (what fixes its text: the tables, order, bounds and the parts' templates;
+    the values' types are added) and then only given ``values``, which must be the statement's
+    values in order. A value that is itself a fragment (or a column) is written into the text:
+    such a statement is composed every time."""
+    key = (*shape, tuple(map(type, values)))
+    statement = _statements.get(key)
+    if statement is not None:
+        return QueryString(statement.template, *values), (statement.compiled, values)
+    query = composed()
+    compiled = query.compile_string(engine_type="postgres")
+    if not any(isinstance(value, QueryString | Column) for value in values):
+        if len(_statements) >= SHAPES_KEPT:
+            _statements.clear()
+        _statements[key] = _Statement(query.template, compiled[0])
+    return query, compiled
+
+
+def _values(parts: Sequence[QueryString]) -> list[Any]:
+    return [value for part in parts for value in part.args]
 
 
 async def fetch_page(
@@ -201,11 +226,11 @@ async def fetch_page(
     size. A page with no rows still answers one row of nulls, carrying the total and scalars.
 
     The statement is composed and compiled once per shape (the table, order, bounds and the
-    parts' templates; only the values change): kept in ``_page_statements``."""
+    parts' templates; only the values change: :func:`_shaped`)."""
     name = table._meta.tablename
-    matching = [value for part in conditions for value in part.args]
+    matching = _values(conditions)
     values = [
-        *(value for part in scalars.values() for value in part.args),
+        *_values(list(scalars.values())),
         *(total.args if total is not None else matching),
         *matching,
     ]
@@ -217,17 +242,13 @@ async def fetch_page(
         tuple((key, part.template) for key, part in scalars.items()),
         total.template if total is not None else None,
         tuple(part.template for part in conditions),
-        tuple(map(type, values)),
     )
-    statement = _page_statements.get(shape)
-    if statement is not None:
-        query = QueryString(statement.template, *values)
-        compiled: tuple[str, Sequence[Any]] = (statement.compiled, values)
-    else:
+
+    def composed() -> QueryString:
         where = _all(conditions)
         counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
         asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
-        query = compose(
+        return compose(
             f'SELECT counted."total" AS "total__"{asked}, page.* '
             f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
             f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
@@ -237,13 +258,8 @@ async def fetch_page(
             counted,
             where,
         )
-        compiled = query.compile_string(engine_type="postgres")
-        # A value that is itself a fragment (or a column) is written into the text: such a
-        # statement is not its shape's alone (the values' types are part of the shape).
-        if not any(isinstance(value, QueryString | Column) for value in values):
-            if len(_page_statements) >= PAGE_SHAPES_KEPT:
-                _page_statements.clear()
-            _page_statements[shape] = _Statement(query.template, compiled[0])
+
+    query, compiled = _shaped(shape, values, composed)
     rows = await _records(table, query, compiled)
     first = rows[0]
     return OnePage(
@@ -303,38 +319,63 @@ async def fetch_page_under(
         return None
     name = table._meta.tablename
     parent_name = parent._meta.tablename
-    where = _all(conditions)
-    counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-    joins = [
-        compose(
-            f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
-            f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
-            f'AS "r{number}__"',
-            _all(join.conditions),
-        )
-        for number, join in enumerate(related)
+    matching = _values(conditions)
+    values = [
+        *matching,
+        *_values(parent_conditions),
+        *(total.args if total is not None else matching),
+        *(value for join in related for value in _values(join.conditions)),
     ]
-    query = compose(
-        f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
-        f"LIMIT {int(limit)} OFFSET {int(offset)}) "
-        f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
-        f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
-        f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
-        + "".join(", {}" for _ in joins),
-        where,
-        _all(parent_conditions),
-        counted,
-        *joins,
+    shape = (
+        name,
+        parent_name,
+        order,
+        limit,
+        offset,
+        tuple(part.template for part in conditions),
+        tuple(part.template for part in parent_conditions),
+        total.template if total is not None else None,
+        tuple(
+            (join.key, join.table._meta.tablename, tuple(part.template for part in join.conditions))
+            for join in related
+        ),
     )
+
+    def composed() -> QueryString:
+        where = _all(conditions)
+        counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+        joins = [
+            compose(
+                f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
+                f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
+                f'AS "r{number}__"',
+                _all(join.conditions),
+            )
+            for number, join in enumerate(related)
+        ]
+        return compose(
+            f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
+            f"LIMIT {int(limit)} OFFSET {int(offset)}) "
+            f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
+            f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
+            f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
+            + "".join(", {}" for _ in joins),
+            where,
+            _all(parent_conditions),
+            counted,
+            *joins,
+        )
+
+    query, compiled = _shaped(shape, values, composed)
     try:
-        [row] = await _records(table, query)
+        [row] = await _records(table, query, compiled)
     except asyncpg.exceptions.OutdatedSchemaCacheError:
-        [row] = await _records(table, query)
+        [row] = await _records(table, query, compiled)
     return PageUnder(
         row["parent__"],
         list(row["rows__"]),
         int(row["total__"] or 0),
-        [list(row[f"r{number}__"]) for number in range(len(joins))],
+        [list(row[f"r{number}__"]) for number in range(len(related))],
     )
 
 
@@ -368,7 +409,7 @@ async def fetch_pages(
     counted = (
         totals(within)
         if totals is not None
-        else QueryString(
+        else compose(
             f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
             f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
             within,
