@@ -60,24 +60,28 @@ class ObservedLitestar(Litestar):
         if self.count_requests:
             count_request(route, method, status, seconds)
         user = scope.get("user")
+        duration_ms = round(seconds * 1000, 1)
         if isinstance(user, Principal):
             request_log.note(
                 user,
                 method,
                 scope["path"],
                 status,
-                round(seconds * 1000, 1),
+                duration_ms,
                 request_id(scope),
                 _idempotency_key(scope),
             )
-        if self.access_log:
-            duration_ms = round(seconds * 1000, 1)
-            access_logger.info(
+        if self.access_log and access_logger.isEnabledFor(logging.INFO):
+            # The record made here and handed to the logger's handlers (what ``Logger.info``
+            # does, without looking up the calling file and line, which no format writes).
+            record = access_logger.makeRecord(
+                access_logger.name,
+                logging.INFO,
+                __file__,
+                0,
                 "%s %s %s %.1f ms",
-                method,
-                scope["path"],
-                status,
-                duration_ms,
+                (method, scope["path"], status, duration_ms),
+                None,
                 extra={
                     "request_id": request_id(scope),
                     "method": method,
@@ -90,6 +94,7 @@ class ObservedLitestar(Litestar):
                     ),
                 },
             )
+            access_logger.handle(record)
 
 
 def _idempotency_key(scope: Scope) -> str | None:
