@@ -24,6 +24,7 @@ from app.runtime.observability import UNMATCHED_ROUTE, count_request
 from app.services import request_log
 from rest.http import request_id
 from rest.idempotency import HEADER as IDEMPOTENCY_HEADER
+from rest.scope_headers import header
 
 access_logger = logging.getLogger("ticketing.access")
 
@@ -69,7 +70,7 @@ class ObservedLitestar(Litestar):
                 status,
                 duration_ms,
                 request_id(scope),
-                _idempotency_key(scope),
+                header(scope, IDEMPOTENCY_HEADER),
             )
         if self.access_log and access_logger.isEnabledFor(logging.INFO):
             # The record made here and handed to the logger's handlers (what ``Logger.info``
@@ -95,10 +96,3 @@ class ObservedLitestar(Litestar):
                 },
             )
             access_logger.handle(record)
-
-
-def _idempotency_key(scope: Scope) -> str | None:
-    for name, value in scope.get("headers", []):
-        if name == IDEMPOTENCY_HEADER:
-            return str(value.decode("latin-1"))
-    return None
