@@ -20,6 +20,7 @@ from typing import Any
 from piccolo.querystring import QueryString
 from piccolo.table import Table
 
+from db.lists import compose
 from db.rows import postgres
 
 STATUS = "status"
@@ -81,11 +82,12 @@ class Counts:
         rows of ``parent`` and ``total``: a part of the statement of a list's pages
         (``db.lists.fetch_pages``)."""
         keys = {"organization_id": organization_id, **_keys(equalities)}
-        where = " AND ".join([*(f'"{name}" = {{}}' for name in keys), "{}"])
-        return QueryString(
+        where = " AND ".join(f'"{name}" = {{}}' for name in keys)
+        # One flat fragment (``within`` written in): its statement is kept per shape.
+        return compose(
             f'SELECT "{parent}" AS parent, {self._sum(equalities)} AS total FROM "{self.table}" '
-            f'WHERE {where} GROUP BY "{parent}"',
-            *keys.values(),
+            f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
+            QueryString(where, *keys.values()),
             within,
         )
 

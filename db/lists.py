@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import asyncpg
+from piccolo.columns import Column
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
 from piccolo.querystring import QueryString
@@ -116,15 +117,18 @@ async def _rows(table: type[Table], query: QueryString) -> list[Row]:
     return rows
 
 
-async def _records(table: type[Table], query: QueryString) -> Sequence[Mapping[str, Any]]:
+async def _records(
+    table: type[Table], query: QueryString, compiled: tuple[str, Sequence[Any]] | None = None
+) -> Sequence[Mapping[str, Any]]:
     """The rows of ``query`` as read-only mappings: on PostgreSQL outside a transaction,
     asyncpg's records from the pool as they come (what Piccolo's ``raw`` runs, without its query
     object around the statement and without copying each record into a dict: a 25-ticket page's
     rows cost about 60 us less CPU); inside a transaction (whose connection Piccolo holds) and on
-    SQLite, Piccolo's ``raw``."""
+    SQLite, Piccolo's ``raw``. ``compiled``: ``query`` as Piccolo compiles it for PostgreSQL
+    (its text and values), when known already (:func:`fetch_page`)."""
     pool = None if in_transaction() else postgres_pool(table._meta.db)
     if pool is not None:
-        sql, args = query.compile_string(engine_type="postgres")
+        sql, args = compiled or query.compile_string(engine_type="postgres")
         # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
         return cast(Sequence[Mapping[str, Any]], await pool.fetch(sql, *args))
     return await _rows(table, query)
@@ -158,6 +162,46 @@ class OnePage:
     values: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """A statement as composed (a ``{}`` for each value) and as Piccolo compiled it."""
+
+    template: str
+    compiled: str
+
+
+SHAPES_KEPT = 512
+"""Statements kept per shape (:func:`_shaped`): every page shape in use, with room; when full,
+the kept ones are dropped and composed again as they come."""
+
+_statements: dict[tuple[Any, ...], _Statement] = {}
+
+
+def _shaped(
+    shape: tuple[Any, ...], values: list[Any], composed: Callable[[], QueryString]
+) -> tuple[QueryString, tuple[str, Sequence[Any]]]:
+    """The statement ``composed`` gives, and its compiled text and values, composed and compiled
+    once per ``shape`` (what fixes its text: the tables, order, bounds and the parts' templates;
+    the values' types are added) and then only given ``values``, which must be the statement's
+    values in order. A value that is itself a fragment (or a column) is written into the text:
+    such a statement is composed every time."""
+    key = (*shape, tuple(map(type, values)))
+    statement = _statements.get(key)
+    if statement is not None:
+        return QueryString(statement.template, *values), (statement.compiled, values)
+    query = composed()
+    compiled = query.compile_string(engine_type="postgres")
+    if not any(isinstance(value, QueryString | Column) for value in values):
+        if len(_statements) >= SHAPES_KEPT:
+            _statements.clear()
+        _statements[key] = _Statement(query.template, compiled[0])
+    return query, compiled
+
+
+def _values(parts: Sequence[QueryString]) -> list[Any]:
+    return [value for part in parts for value in part.args]
+
+
 async def fetch_page(
     table: type[Table],
     conditions: Sequence[QueryString],
@@ -179,14 +223,32 @@ async def fetch_page(
     The page's bounds are written into the statement (they are integers, and the few page sizes
     make few statements): with them as parameters PostgreSQL plans the statement again on every
     execution (about 0.3 ms of the server's CPU), since its generic plan cannot know the page's
-    size. A page with no rows still answers one row of nulls, carrying the total and scalars."""
+    size. A page with no rows still answers one row of nulls, carrying the total and scalars.
+
+    The statement is composed and compiled once per shape (the table, order, bounds and the
+    parts' templates; only the values change: :func:`_shaped`)."""
     name = table._meta.tablename
-    where = _all(conditions)
-    counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-    asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
-    rows = await _records(
-        table,
-        compose(
+    matching = _values(conditions)
+    values = [
+        *_values(list(scalars.values())),
+        *(total.args if total is not None else matching),
+        *matching,
+    ]
+    shape = (
+        name,
+        order,
+        limit,
+        offset,
+        tuple((key, part.template) for key, part in scalars.items()),
+        total.template if total is not None else None,
+        tuple(part.template for part in conditions),
+    )
+
+    def composed() -> QueryString:
+        where = _all(conditions)
+        counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+        asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
+        return compose(
             f'SELECT counted."total" AS "total__"{asked}, page.* '
             f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
             f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
@@ -195,8 +257,10 @@ async def fetch_page(
             *scalars.values(),
             counted,
             where,
-        ),
-    )
+        )
+
+    query, compiled = _shaped(shape, values, composed)
+    rows = await _records(table, query, compiled)
     first = rows[0]
     return OnePage(
         [row for row in rows if row["id"] is not None],
@@ -255,38 +319,63 @@ async def fetch_page_under(
         return None
     name = table._meta.tablename
     parent_name = parent._meta.tablename
-    where = _all(conditions)
-    counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-    joins = [
-        compose(
-            f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
-            f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
-            f'AS "r{number}__"',
-            _all(join.conditions),
-        )
-        for number, join in enumerate(related)
+    matching = _values(conditions)
+    values = [
+        *matching,
+        *_values(parent_conditions),
+        *(total.args if total is not None else matching),
+        *(value for join in related for value in _values(join.conditions)),
     ]
-    query = compose(
-        f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
-        f"LIMIT {int(limit)} OFFSET {int(offset)}) "
-        f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
-        f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
-        f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
-        + "".join(", {}" for _ in joins),
-        where,
-        _all(parent_conditions),
-        counted,
-        *joins,
+    shape = (
+        name,
+        parent_name,
+        order,
+        limit,
+        offset,
+        tuple(part.template for part in conditions),
+        tuple(part.template for part in parent_conditions),
+        total.template if total is not None else None,
+        tuple(
+            (join.key, join.table._meta.tablename, tuple(part.template for part in join.conditions))
+            for join in related
+        ),
     )
+
+    def composed() -> QueryString:
+        where = _all(conditions)
+        counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+        joins = [
+            compose(
+                f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
+                f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
+                f'AS "r{number}__"',
+                _all(join.conditions),
+            )
+            for number, join in enumerate(related)
+        ]
+        return compose(
+            f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
+            f"LIMIT {int(limit)} OFFSET {int(offset)}) "
+            f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
+            f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
+            f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
+            + "".join(", {}" for _ in joins),
+            where,
+            _all(parent_conditions),
+            counted,
+            *joins,
+        )
+
+    query, compiled = _shaped(shape, values, composed)
     try:
-        [row] = await _records(table, query)
+        [row] = await _records(table, query, compiled)
     except asyncpg.exceptions.OutdatedSchemaCacheError:
-        [row] = await _records(table, query)
+        [row] = await _records(table, query, compiled)
     return PageUnder(
         row["parent__"],
         list(row["rows__"]),
         int(row["total__"] or 0),
-        [list(row[f"r{number}__"]) for number in range(len(joins))],
+        [list(row[f"r{number}__"]) for number in range(len(related))],
     )
 
 
@@ -320,7 +409,7 @@ async def fetch_pages(
     counted = (
         totals(within)
         if totals is not None
-        else QueryString(
+        else compose(
             f'SELECT "{parent}" AS parent, COUNT(*) AS total FROM "{name}" '
             f'WHERE {{}} AND {{}} GROUP BY "{parent}"',
             within,

@@ -429,21 +429,20 @@ ticket found (by its signed code, when the scan gave one); inside the profile's 
 windows."""
 _KIND = f"""
     CASE WHEN ({_ALLOWED}) IS NOT TRUE THEN NULL
-         WHEN a.direction = 'exit' THEN
-              CASE WHEN x.inside AND a.at > x.presence_at THEN 'exit' END
+         WHEN a.direction = 'exit' THEN CASE WHEN x.inside THEN 'exit' END
          WHEN a.direction <> 'entry' OR x.order_status <> 'confirmed' THEN NULL
          WHEN x.status = 'valid' AND NOT x.inside AND x.presence_at IS NULL THEN 'admit'
-         WHEN x.status = 'scanned' AND x.entry_policy = 'reentry' AND NOT x.inside
-              AND a.at > x.presence_at THEN 'reenter'
+         WHEN x.status = 'scanned' AND (x.entry_policy = 'multiple'
+              OR x.entry_policy = 'reentry' AND NOT x.inside) THEN 'reenter'
     END"""
-"""Which valid scan ``decide`` and :meth:`TicketState.after` certainly make of the attempt, when
-it is one of three: ``admit``, a first admission (the ticket ``valid`` and never present, its
-order ``confirmed``); ``exit``, under any policy, of a ticket inside; ``reenter``, under
-``reentry``, of a ticket ``scanned`` and out, its order ``confirmed``. An exit or a re-entry only
-when the attempt is later than the ticket's presence (a late upload changes no presence: left to
-Python). NULL for everything else (refusals, duplicates, ``multiple``, a status or an order status
-not listed here), which Python then decides: this may say NULL where ``decide`` says valid,
-never a kind where it does not."""
+"""Which valid scan ``decide`` certainly makes of the attempt, when it is one of three:
+``admit``, a first admission (the ticket ``valid`` and never present, its order ``confirmed``);
+``exit``, under any policy, of a ticket inside; ``reenter``, an entry of a ticket ``scanned``
+whose order is ``confirmed``: under ``multiple`` (a pass, inside or not) or under ``reentry``
+(a ticket out). Early or late: :func:`_admit_sql` writes what :meth:`TicketState.after` makes of
+it (a late upload changes no presence). NULL for everything else (refusals, duplicates, a status
+or an order status not listed here), which Python then decides: this may say NULL where
+``decide`` says valid, never a kind where it does not."""
 
 _REFUSAL = """
     CASE WHEN x.id IS NULL
@@ -513,6 +512,9 @@ def _admit_sql(named_scanner: bool, by_id: bool) -> str:
     in ``x`` rather than CTEs of their own."""
     admit, exit_, valid = "x.kind = 'admit'", "x.kind = 'exit'", "x.kind IS NOT NULL"
     scanned_at = f"CASE WHEN {admit} THEN x.at ELSE x.scanned_at END"
+    latest = "(x.presence_at IS NULL OR x.at > x.presence_at)"
+    inside = f"CASE WHEN {latest} THEN NOT {exit_} ELSE x.inside END"
+    presence_at = f"CASE WHEN {latest} THEN x.at ELSE x.presence_at END"
     event = "CASE WHEN x.kind <> 'exit' THEN {} END"
     return _numbered(
         "WITH x AS MATERIALIZED (SELECT x.*, a.*, "
@@ -525,10 +527,10 @@ def _admit_sql(named_scanner: bool, by_id: bool) -> str:
         f"CASE WHEN {valid} THEN 'valid' ELSE {_REFUSAL_STATUS} END, "
         f"CASE WHEN NOT {valid} THEN x.refusal END, "
         f"x.at, {{}}, {scanned_at}, x.direction, "
-        f"CASE WHEN {valid} THEN NOT {exit_} ELSE x.inside END, {valid}, x.event_id, "
+        f"CASE WHEN {valid} THEN {inside} ELSE x.inside END, {valid}, x.event_id, "
         "x.event_timeslot_id, x.status, x.inside, x.presence_at, "
-        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, NOT {exit_}, x.at, "
-        f"({admit})::int, CASE WHEN {exit_} THEN -1 ELSE 1 END, (NOT {exit_})::int, "
+        f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, {inside}, "
+        f"{presence_at}, ({admit})::int, ({inside})::int - x.inside::int, (NOT {exit_})::int, "
         f"({exit_})::int, {COUNTER_SHARDS}, {event.format('{}::uuid')}, "
         f"{event.format('{}::varchar')}, {event.format(f'({_PAYLOAD})::json')}, {{}}) "
         "AS written FROM x WHERE (x.kind IS NOT NULL OR x.refusal IS NOT NULL) "
@@ -608,7 +610,7 @@ async def admit(
     notify: str | None,
 ) -> Row | None:
     """A single scan in one statement when it is certainly one of :data:`_KIND`'s valid scans
-    (a first admission, an exit, a re-entry), a refusal (:data:`_REFUSAL`: a duplicate, a
+    (a first admission, an exit, a re-entry or a pass), a refusal (:data:`_REFUSAL`: a duplicate, a
     ticket not inside, a scanner's rule...) or the retry of a used nonce: :func:`context`'s
     read, with the nonce's first attempt (``first_ticket_id`` ..., null when the nonce is new or
     None), the ``kind`` and the ``refusal``; when there is either and no first attempt, the

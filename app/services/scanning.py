@@ -440,10 +440,10 @@ async def _scan_at_once(
     admit_in_sql: bool,
 ) -> tuple[Answer, Related] | None:
     """The common case of a single scan in one round trip and no transaction: a first
-    admission, an exit or a re-entry that is certain, a refusal (a duplicate, a ticket not
-    inside, a scanner's rule...), and the retry of a used nonce, are read and written (or
-    answered) by one statement (``db.scans.admit``); any other scan (``multiple``, a late
-    upload) is read by it (or by ``db.scans.context``), decided in Python (the same
+    admission, an exit, a re-entry or a pass (``multiple``) that is certain, early or late, a
+    refusal (a duplicate, a ticket not inside, a scanner's rule...), and the retry of a used
+    nonce, are read and written (or answered) by one statement (``db.scans.admit``); any other
+    scan is read by it (or by ``db.scans.context``), decided in Python (the same
     :func:`plan`, which also builds the answer of the scans the statement wrote, and the first
     result of a retry), and written by a second statement that commits by itself
     (``db.scans.write_one``: the log row, the ticket's state on the condition that it is still

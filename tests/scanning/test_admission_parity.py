@@ -1,7 +1,7 @@
 """The one-statement scan (``db.scans.admit``, issue 26 item 3) against Python's decision:
 every case runs twice, in two organizations built alike, once with the statement writing the
-first admissions, exits and re-entries it is sure of and every refusal, and answering retries of
-a used nonce, and
+first admissions, exits, re-entries and passes (``multiple``) it is sure of, late uploads among
+them, and every refusal, and answering retries of a used nonce, and
 once with Python deciding every scan (``admit_in_sql=False``; a retry then meets the used nonce
 in ``scan_write`` and runs in the transaction), and must give the same results and leave the
 same rows: the scan log, the tickets, the attendance and ticket counters, the
@@ -122,17 +122,22 @@ CASES = [
     ),
     Case(
         "multiple",
-        (Step(), Step(at=MINUTE), Step(direction="exit", at=2 * MINUTE), Step(at=3 * MINUTE)),
+        (
+            Step(),
+            Step(at=MINUTE, one=True),
+            Step(direction="exit", at=2 * MINUTE, one=True),
+            Step(at=3 * MINUTE, one=True),
+        ),
         profile={"entry_policy": "multiple"},
     ),
     Case(
         "late upload of an earlier exit",
-        (Step(at=MINUTE), Step(direction="exit", at=-MINUTE, late=3 * MINUTE)),
+        (Step(at=MINUTE), Step(direction="exit", at=-MINUTE, late=3 * MINUTE, one=True)),
         profile={"entry_policy": "reentry"},
     ),
     Case(
         "offline entry before a later one",
-        (Step(at=MINUTE, by="id"), Step(at=-MINUTE, late=3 * MINUTE, nonce="early")),
+        (Step(at=MINUTE, by="id"), Step(at=-MINUTE, late=3 * MINUTE, nonce="early", one=True)),
         profile={"entry_policy": "multiple"},
     ),
     Case("nonce repeated", (Step(nonce="n1"), Step(nonce="n1", at=MINUTE))),
@@ -186,20 +191,25 @@ CASES = [
         "exit and re-entry at the presence's moment",
         (
             Step(at=MINUTE),
-            Step("exit", at=MINUTE),
-            Step("exit", at=2 * MINUTE),
-            Step(at=2 * MINUTE),
+            Step("exit", at=MINUTE, one=True),
+            Step("exit", at=2 * MINUTE, one=True),
+            Step(at=2 * MINUTE, one=True),
         ),
         profile={"entry_policy": "reentry"},
     ),
     Case(
         "late upload of an earlier re-entry",
-        (Step(), Step("exit", at=2 * MINUTE), Step(at=MINUTE, late=2 * MINUTE)),
+        (Step(), Step("exit", at=2 * MINUTE), Step(at=MINUTE, late=2 * MINUTE, one=True)),
         profile={"entry_policy": "reentry"},
     ),
     Case(
         "late upload of an earlier exit after a re-entry",
-        (Step(), Step("exit", at=MINUTE), Step(at=3 * MINUTE), Step("exit", at=2 * MINUTE)),
+        (
+            Step(),
+            Step("exit", at=MINUTE),
+            Step(at=3 * MINUTE),
+            Step("exit", at=2 * MINUTE, one=True),
+        ),
         profile={"entry_policy": "reentry"},
     ),
     Case(
@@ -209,8 +219,31 @@ CASES = [
     ),
     Case(
         "multiple exits and entries",
-        (Step(), Step("exit", at=MINUTE, one=True), Step(at=2 * MINUTE), Step(at=3 * MINUTE)),
+        (
+            Step(),
+            Step("exit", at=MINUTE, one=True),
+            Step(at=2 * MINUTE, one=True),
+            Step(at=3 * MINUTE, one=True),
+        ),
         profile={"entry_policy": "multiple"},
+    ),
+    Case(
+        "passes early and late, subscribed, order scanning",
+        (
+            Step(),
+            Step(at=2 * MINUTE, one=True),
+            Step("exit", at=3 * MINUTE, one=True),
+            Step(at=MINUTE, late=3 * MINUTE, one=True),
+            Step(ticket=1, by="id", at=4 * MINUTE),
+        ),
+        profile={"entry_policy": "multiple"},
+        tickets=2,
+        order_scanning=True,
+        subscribed=True,
+    ),
+    Case(
+        "late exit under single",
+        (Step(at=MINUTE), Step("exit", at=-MINUTE, late=2 * MINUTE, one=True)),
     ),
     Case(
         "exit at another event's scanner",
