@@ -56,7 +56,7 @@ _PUBLIC = re.compile("|".join(PUBLIC_PATHS))
 def _passes_through(scope: Scope) -> bool:
     """Methods other than POST and PATCH, and the paths and routes that bearer authentication
     skips (``rest.auth``)."""
-    if scope["method"] not in METHODS:
+    if scope.get("method") not in METHODS:
         return True
     handler = scope.get("route_handler")
     return _PUBLIC.match(scope["path"]) is not None or bool(
