@@ -523,7 +523,7 @@ def _admit_sql(named_scanner: bool, by_id: bool) -> str:
         "(SELECT {}::timestamptz AS at, {}::timestamptz AS received_at, "
         "{}::varchar AS direction) a), "
         f"f AS ({_FIRST_ATTEMPT} AND {{}}::varchar IS NOT NULL), "
-        "w AS (SELECT scan_write({}, x.scanner_id, x.received_at, {}, x.id, "
+        "w AS (SELECT scan_write({}, x.scanner_id, x.received_at, gen_random_uuid(), x.id, "
         f"CASE WHEN {valid} THEN 'valid' ELSE {_REFUSAL_STATUS} END, "
         f"CASE WHEN NOT {valid} THEN x.refusal END, "
         f"x.at, {{}}, {scanned_at}, x.direction, "
@@ -531,7 +531,7 @@ def _admit_sql(named_scanner: bool, by_id: bool) -> str:
         "x.event_timeslot_id, x.status, x.inside, x.presence_at, "
         f"CASE WHEN {admit} THEN 'scanned' ELSE x.status END, {scanned_at}, {inside}, "
         f"{presence_at}, ({admit})::int, ({inside})::int - x.inside::int, (NOT {exit_})::int, "
-        f"({exit_})::int, {COUNTER_SHARDS}, {event.format('{}::uuid')}, "
+        f"({exit_})::int, {COUNTER_SHARDS}, {event.format('gen_random_uuid()')}, "
         f"{event.format('{}::varchar')}, {event.format(f'({_PAYLOAD})::json')}, {{}}) "
         "AS written FROM x WHERE (x.kind IS NOT NULL OR x.refusal IS NOT NULL) "
         "AND NOT EXISTS (SELECT FROM f)) "
@@ -604,9 +604,8 @@ async def admit(
     scanned_at: datetime,
     received_at: datetime,
     direction: str,
-    log_id: UUID,
     nonce: str | None,
-    event: tuple[UUID, str, str],
+    event: tuple[str, str],
     notify: str | None,
 ) -> Row | None:
     """A single scan in one statement when it is certainly one of :data:`_KIND`'s valid scans
@@ -614,10 +613,10 @@ async def admit(
     ticket not inside, a scanner's rule...) or the retry of a used nonce: :func:`context`'s
     read, with the nonce's first attempt (``first_ticket_id`` ..., null when the nonce is new or
     None), the ``kind`` and the ``refusal``; when there is either and no first attempt, the
-    write of :func:`write_one` for that scan (``scan_write``: the log row ``log_id``; for a
-    valid scan the ticket's state and attendance as ``plan`` would change them, and for an entry
-    the outbox ``event``: id, type, and its JSON payload with the stand-ins of
-    :data:`PAYLOAD_IDS`), committed by itself. The row as :func:`context` reads it (before the
+    write of :func:`write_one` for that scan (``scan_write``: the log row; for a valid scan the
+    ticket's state and attendance as ``plan`` would change them, and for an entry the outbox
+    ``event``: its type and its JSON payload with the stand-ins of :data:`PAYLOAD_IDS`; the rows'
+    ids drawn by PostgreSQL), committed by itself. The row as :func:`context` reads it (before the
     write), with the attempt's ``at``, ``received_at`` and ``direction``, the ``kind``, the
     ``refusal``, and ``written``: what ``scan_write`` answered, or None when the scan was left to
     the caller (nothing written).
@@ -626,7 +625,7 @@ async def admit(
     scanner_args = [] if scanner_id is None else [scanner_id]
     sql = _ADMIT[scanner_id is not None, ticket_id is not None]
     value = ticket_id if ticket_id is not None else code
-    outbox_id, event_type, payload = event
+    event_type, payload = event
     try:
         row = await held.fetchrow(
             sql,
@@ -634,7 +633,7 @@ async def admit(
             organization_id, *scanner_args, organization_id, value,
             scanned_at, received_at, direction,
             organization_id, nonce, nonce,
-            organization_id, log_id, nonce, outbox_id, event_type, payload, notify,
+            organization_id, nonce, event_type, payload, notify,
         )  # fmt: skip
     except Exception as error:
         if getattr(error, "sqlstate", None) == "TK409":

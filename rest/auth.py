@@ -12,6 +12,7 @@ from litestar.middleware.base import DefineMiddleware
 from app.principal import Principal
 from app.services.authentication import authenticate
 from rest.operations import OPERATIONS_PATHS
+from rest.scope_headers import header
 
 PUBLIC_PATHS = [
     "^/schema",
@@ -30,7 +31,7 @@ class BearerAuthenticationMiddleware(AbstractAuthenticationMiddleware):
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
         principal = await authenticate(
-            connection.headers.get("authorization"), connection.app.state["settings"]
+            header(connection.scope, b"authorization"), connection.app.state["settings"]
         )
         return AuthenticationResult(user=principal, auth=None)
 

@@ -11,10 +11,12 @@ from litestar import Litestar, Request
 from litestar.datastructures import MutableScopeHeaders
 from litestar.exceptions import ClientException
 from litestar.routes import HTTPRoute
-from litestar.types import Empty, Message, Scope
+from litestar.types import Empty, HTTPResponseStartEvent, Message, Scope
 
 from app.schemas.decoding import MalformedJSON, decode_json
 from rest.auth import require_route_scope
+from rest.page_policy import protect_page
+from rest.scope_headers import header
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -27,18 +29,24 @@ def request_id(scope: Scope) -> str:
     """The client's ``X-Request-ID`` when it is sane, else a new one; stable for the request."""
     state = scope.setdefault("state", {})
     if "request_id" not in state:
-        sent = next(
-            (v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-request-id"), ""
-        )
+        sent = header(scope, b"x-request-id") or ""
         # 32 random hex digits, as uuid4().hex without its fixed digits (a quarter of its CPU).
         state["request_id"] = sent if _CLIENT_REQUEST_ID.match(sent) else secrets.token_hex(16)
     request_id: str = state["request_id"]
     return request_id
 
 
-async def add_request_id(message: Message, scope: Scope) -> None:
-    if message["type"] == "http.response.start":
-        MutableScopeHeaders.from_message(message)[REQUEST_ID_HEADER] = request_id(scope)
+async def finish_response(message: Message, scope: Scope) -> None:
+    """The application's ``before_send`` hook: every answer's request id, an automatic
+    ``OPTIONS`` answer's ``Allow`` (:func:`correct_allow`) and an HTML page's policy
+    (``rest.page_policy``). One hook with one view of the headers, as Litestar awaits each hook
+    for each message of each answer."""
+    if message["type"] != "http.response.start":
+        return
+    headers = MutableScopeHeaders.from_message(message)
+    headers[REQUEST_ID_HEADER] = request_id(scope)
+    correct_allow(message, scope, headers)
+    protect_page(headers)
 
 
 ALLOW_BY_PATH = "allow_by_path"
@@ -53,7 +61,9 @@ def record_allowed_methods(application: Litestar) -> None:
     }
 
 
-async def correct_allow(message: Message, scope: Scope) -> None:
+def correct_allow(
+    message: HTTPResponseStartEvent, scope: Scope, headers: MutableScopeHeaders
+) -> None:
     """``Allow`` of an automatic ``OPTIONS`` answer names every method of the path.
 
     Litestar 2.25 builds a path's OPTIONS handler with the first handler registered for it and
@@ -61,13 +71,11 @@ async def correct_allow(message: Message, scope: Scope) -> None:
     ``Allow: OPTIONS, POST`` although ``GET /events`` exists. ``tests/api/test_openapi.py`` checks
     the header on every documented path.
     """
-    if message["type"] != "http.response.start" or scope.get("method") != "OPTIONS":
-        return
-    if message["status"] != 204:
+    if scope.get("method") != "OPTIONS" or message["status"] != 204:
         return
     allow = Litestar.from_scope(scope).state.get(ALLOW_BY_PATH, {}).get(scope.get("path_template"))
     if allow:
-        MutableScopeHeaders.from_message(message)["Allow"] = allow
+        headers["Allow"] = allow
 
 
 async def before_route(request: Request[Any, Any, Any]) -> None:

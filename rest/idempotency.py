@@ -37,6 +37,7 @@ from app.services import idempotency
 from db.idempotency import StoredAnswer
 from rest.auth import PUBLIC_PATHS
 from rest.http import MAX_BODY_BYTES
+from rest.scope_headers import header
 
 METHODS = frozenset({"POST", "PATCH"})
 HEADER = idempotency.HEADER.lower().encode()
@@ -52,19 +53,15 @@ KEPT_HEADERS = {b"content-type": "content_type", b"location": "location"}
 _PUBLIC = re.compile("|".join(PUBLIC_PATHS))
 
 
-def _not_bearer_authenticated(scope: Scope) -> bool:
-    """The paths and routes that bearer authentication skips (``rest.auth``)."""
+def _passes_through(scope: Scope) -> bool:
+    """Methods other than POST and PATCH, and the paths and routes that bearer authentication
+    skips (``rest.auth``)."""
+    if scope.get("method") not in METHODS:
+        return True
     handler = scope.get("route_handler")
     return _PUBLIC.match(scope["path"]) is not None or bool(
         handler is not None and handler.opt.get("exclude_from_auth")
     )
-
-
-def _header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope["headers"]:
-        if key == name:
-            return value.decode("latin-1")
-    return None
 
 
 async def _read_body(receive: Receive) -> tuple[list[ReceiveMessage], bytes | None]:
@@ -152,20 +149,20 @@ async def _replay(answer: StoredAnswer, send: Send) -> None:
 
 
 class IdempotencyMiddleware(ASGIMiddleware):
-    """Skips exactly what bearer authentication skips (its paths and its opt-out), and any
-    request without a :class:`Principal`."""
+    """Skips exactly what bearer authentication skips (its paths and its opt-out), methods other
+    than POST and PATCH, and any request without a :class:`Principal`."""
 
     scopes = (ScopeType.HTTP,)
 
     def __init__(self, prune_every: float = PRUNE_EVERY_SECONDS) -> None:
         self.prune_every = prune_every
         self._next_prune = 0.0
-        self.should_bypass_for_scope = _not_bearer_authenticated
+        self.should_bypass_for_scope = _passes_through
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         scope = cast(HTTPScope, scope)  # ``scopes`` above: HTTP only
         principal = scope.get("user")
-        raw_key = _header(scope, HEADER) if scope["method"] in METHODS else None
+        raw_key = header(scope, HEADER)
         if raw_key is None or not isinstance(principal, Principal):
             await next_app(scope, receive, send)
             return

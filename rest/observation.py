@@ -24,6 +24,7 @@ from app.runtime.observability import UNMATCHED_ROUTE, count_request
 from app.services import request_log
 from rest.http import request_id
 from rest.idempotency import HEADER as IDEMPOTENCY_HEADER
+from rest.scope_headers import header
 
 access_logger = logging.getLogger("ticketing.access")
 
@@ -60,24 +61,28 @@ class ObservedLitestar(Litestar):
         if self.count_requests:
             count_request(route, method, status, seconds)
         user = scope.get("user")
+        duration_ms = round(seconds * 1000, 1)
         if isinstance(user, Principal):
             request_log.note(
                 user,
                 method,
                 scope["path"],
                 status,
-                round(seconds * 1000, 1),
-                request_id(scope),
-                _idempotency_key(scope),
-            )
-        if self.access_log:
-            duration_ms = round(seconds * 1000, 1)
-            access_logger.info(
-                "%s %s %s %.1f ms",
-                method,
-                scope["path"],
-                status,
                 duration_ms,
+                request_id(scope),
+                header(scope, IDEMPOTENCY_HEADER),
+            )
+        if self.access_log and access_logger.isEnabledFor(logging.INFO):
+            # The record made here and handed to the logger's handlers (what ``Logger.info``
+            # does, without looking up the calling file and line, which no format writes).
+            record = access_logger.makeRecord(
+                access_logger.name,
+                logging.INFO,
+                __file__,
+                0,
+                "%s %s %s %.1f ms",
+                (method, scope["path"], status, duration_ms),
+                None,
                 extra={
                     "request_id": request_id(scope),
                     "method": method,
@@ -90,10 +95,4 @@ class ObservedLitestar(Litestar):
                     ),
                 },
             )
-
-
-def _idempotency_key(scope: Scope) -> str | None:
-    for name, value in scope.get("headers", []):
-        if name == IDEMPOTENCY_HEADER:
-            return str(value.decode("latin-1"))
-    return None
+            access_logger.handle(record)

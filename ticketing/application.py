@@ -35,9 +35,8 @@ from rest.dev_idp import DEV_IDP_ROUTES, PROVIDER_STATE
 from rest.http import (
     MAX_BODY_BYTES,
     StrictJSONRequest,
-    add_request_id,
     before_route,
-    correct_allow,
+    finish_response,
     record_allowed_methods,
 )
 from rest.idempotency import idempotent_requests
@@ -52,7 +51,6 @@ from rest.openapi import (
 )
 from rest.openapi_names import name_components
 from rest.operations import MigrationGateMiddleware, get_healthz, get_metrics, get_readyz
-from rest.page_policy import protect_pages
 from rest.problems import EXCEPTION_HANDLERS, handle_http_error
 from rest.routes import ROUTES
 from workers.in_process import in_process_delivery
@@ -154,7 +152,7 @@ def create_app(settings: Settings | None = None, *, engine: Engine[Any] | None =
         middleware=[MigrationGateMiddleware(gate), bearer_authentication, idempotent_requests],
         exception_handlers={**EXCEPTION_HANDLERS, NotFoundException: not_found},
         before_request=before_route,
-        before_send=[add_request_id, correct_allow, protect_pages],
+        before_send=[finish_response],
         request_max_body_size=MAX_BODY_BYTES,
         request_class=StrictJSONRequest,
         openapi_config=openapi_config(),

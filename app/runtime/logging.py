@@ -8,6 +8,7 @@ the known ones (:data:`FIELDS`) as members, the text format appends them as ``na
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -46,9 +47,20 @@ def _fields(record: logging.LogRecord) -> dict[str, Any]:
     return {name: record.__dict__[name] for name in FIELDS if record.__dict__.get(name) is not None}
 
 
+@functools.lru_cache(maxsize=1)
+def _utc_second(second: int) -> str:
+    """A second in UTC as the JSON format writes it, formatted once for all its records."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+
+
+@functools.lru_cache(maxsize=1)
+def _local_second(second: int) -> str:
+    """A second in local time as ``logging.Formatter.formatTime`` writes it by default."""
+    return time.strftime(logging.Formatter.default_time_format, time.localtime(second))
+
+
 def _timestamp(record: logging.LogRecord) -> str:
-    seconds = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-    return f"{seconds}.{int(record.msecs):03d}Z"
+    return f"{_utc_second(int(record.created))}.{int(record.msecs):03d}Z"
 
 
 class JsonFormatter(logging.Formatter):
@@ -76,6 +88,12 @@ class TextFormatter(logging.Formatter):
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s")
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        """As ``logging.Formatter``'s (local time and milliseconds; this format sets no
+        ``datefmt``), each second formatted once: ``time.strftime`` for every line was a tenth
+        of an access log line's CPU."""
+        return f"{_local_second(int(record.created))},{int(record.msecs):03d}"
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         line = super().formatMessage(record)

@@ -532,9 +532,8 @@ async def _admit(
         attempt.scanned_at,
         received_at,
         attempt.direction,
-        uuid4(),
         attempt.nonce,
-        (uuid4(), TicketScanned.kind, payload.decode()),
+        (TicketScanned.kind, payload.decode()),
         notify,
     )
 
