@@ -46,16 +46,25 @@ class Loaders:
     def records(self, resource: Resource[Any]) -> DataLoader[UUID, Any]:
         """Records of ``resource`` by id; an id that is not the caller's is a NOT_FOUND."""
         if resource not in self._records:
+            principal = self.principal
 
             async def load(ids: list[UUID]) -> list[Any]:
                 try:
-                    found = await resource.load(self.principal, ids)
+                    found = await resource.load(principal, ids)
                 except DomainError as error:
                     return [error] * len(ids)
                 return [found.get(i) or NotFound.resource(resource.kind, i) for i in ids]
 
             self._records[resource] = DataLoader(load_fn=load)
         return self._records[resource]
+
+    def clear(self) -> None:
+        """Forget every loader (the operation is over): what they hold goes as soon as it is
+        unreferenced, not when the cyclic collector finds the executor that referenced it
+        (``graphql_api.execution.execute``)."""
+        self._records.clear()
+        self._pages.clear()
+        self._by_ids.clear()
 
     def record(self, resource: Resource[Any], record_id: UUID) -> Any:
         """The record ``record_id`` of ``resource`` (:func:`loaded`)."""
@@ -65,10 +74,11 @@ class Loaders:
         """What ``service`` answers for each id, the ids of one tick asked at once; an id it
         leaves out is a NOT_FOUND of ``kind``."""
         if service not in self._by_ids:
+            principal = self.principal
 
             async def load(ids: list[UUID]) -> list[Any]:
                 try:
-                    found = await service(self.principal, ids)
+                    found = await service(principal, ids)
                 except DomainError as error:
                     return [error] * len(ids)
                 return [found[i] if i in found else NotFound.resource(kind, i) for i in ids]
@@ -79,6 +89,7 @@ class Loaders:
     def pages(self, resource: Resource[Any], parent: str) -> DataLoader[PageKey, Page[Any]]:
         """Pages of ``resource`` per ``parent`` id, batched by equal list arguments."""
         if (resource, parent) not in self._pages:
+            principal = self.principal
 
             async def load(keys: list[PageKey]) -> list[Any]:
                 parents: dict[ListArgs, list[UUID]] = {}
@@ -89,7 +100,7 @@ class Loaders:
                     pages: dict[UUID, Any]
                     try:
                         arguments: dict[str, Any] = dict(args)
-                        pages = dict(await resource.pages(self.principal, parent, ids, **arguments))
+                        pages = dict(await resource.pages(principal, parent, ids, **arguments))
                     except DomainError as error:
                         pages = dict.fromkeys(ids, error)
                     results.update(((parent_id, args), pages[parent_id]) for parent_id in ids)

@@ -95,13 +95,19 @@ async def execute(
     prefetch = checked[0].prefetch(checked[1])
     if prefetch is not None:
         await prefetch.prime(context, operation.variables)
-    result = await schema.execute(
-        operation.query,
-        variable_values=operation.variables,
-        context_value=context,
-        operation_name=operation.operation_name,
-        allowed_operation_types=allowed,
-    )
+    try:
+        result = await schema.execute(
+            operation.query,
+            variable_values=operation.variables,
+            context_value=context,
+            operation_name=operation.operation_name,
+            allowed_operation_types=allowed,
+        )
+    finally:
+        # graphql-core's executor is in a reference cycle of its own (its async helpers are its
+        # bound methods) and holds the context: without this, the operation's records would
+        # wait in the loaders for the cyclic collector.
+        context.loaders.clear()
     return response(result.data, result.errors or ())
 
 
