@@ -184,14 +184,18 @@ def _shaped(
     once per ``shape`` (what fixes its text: the tables, order, bounds and the parts' templates;
     the values' types are added) and then only given ``values``, which must be the statement's
     values in order. A value that is itself a fragment (or a column) is written into the text:
-    such a statement is composed every time."""
+    such a statement is composed every time. A shape is kept only when the values Piccolo compiled
+    are ``values`` (the caller's order and the composition's agree), so a caller whose two
+    orders drift apart pays the composition on every call rather than sending wrong values."""
     key = (*shape, tuple(map(type, values)))
     statement = _statements.get(key)
     if statement is not None:
         return QueryString(statement.template, *values), (statement.compiled, values)
     query = composed()
     compiled = query.compile_string(engine_type="postgres")
-    if not any(isinstance(value, QueryString | Column) for value in values):
+    fixed = not any(isinstance(value, QueryString | Column) for value in values)
+    # Compared only without fragments and columns: their ``==`` builds a condition.
+    if fixed and list(compiled[1]) == values:
         if len(_statements) >= SHAPES_KEPT:
             _statements.clear()
         _statements[key] = _Statement(query.template, compiled[0])

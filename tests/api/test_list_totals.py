@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from db import lists
 from db.tables import Ticket
 from db.transactions import transaction
 from tests.migrations.test_migrations import BEFORE, _order, _seed, fresh
@@ -193,6 +194,35 @@ async def test_a_page_under_an_event_is_one_statement_with_its_total_or_a_404(
     with count_statements() as counter:
         problem(await client.get(path, headers=other.headers), 404)
     assert len(reads(counter)) == 1, counter.statements
+
+
+async def test_a_page_shape_is_composed_once_and_serves_every_event(
+    client: httpx.AsyncClient, tenant: Tenant
+) -> None:
+    """A page's statement is kept per shape (``db.lists``), and kept only when the values the
+    caller gathers are the ones the composition holds: were they to drift apart, the shape would
+    be composed again on every request, which this test notices. Each event's page, from the one
+    kept statement, holds its own tickets."""
+    venues = [await create_venue(client, tenant) for _ in range(2)]
+    orders = [
+        await place_order(
+            client, tenant, venue.event["id"], venue.timeslot["id"], [venue.ticket_type["id"]] * 2
+        )
+        for venue in venues
+    ]
+    lists._statements.clear()
+    pages = [
+        ok(
+            await client.get(
+                f"/events/{venue.event['id']}/tickets", params={"limit": 7}, headers=tenant.headers
+            )
+        )
+        for venue in venues
+    ]
+    assert len([key for key in lists._statements if key[0] == "tickets"]) == 1
+    for order, page in zip(orders, pages, strict=True):
+        assert len(page["data"]) == 2 and page["pagination"]["total"] == 2
+        assert {ticket["order_id"] for ticket in page["data"]} == {order["id"]}
 
 
 async def test_totals_of_another_organization_are_not_read(
