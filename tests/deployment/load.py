@@ -1,6 +1,7 @@
 """Clients of the drills: they place orders and read through the load balancer as an integration
-would, retrying what the API says may be retried (a 502, 503 or 504, or a connection that failed)
-with the same ``Idempotency-Key``, and count what they saw."""
+would, retrying what the API says may be retried (a 502, 503 or 504, a connection that failed, or
+a 409 ``idempotency-key-in-progress`` after its ``Retry-After``) with the same ``Idempotency-Key``,
+and count what they saw."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ import httpx
 from tests.support import Tenant
 
 RETRYABLE = {502, 503, 504}
+IN_PROGRESS = "/problems/idempotency-key-in-progress"
+"""A 409 of this type: the key's first attempt still runs, or ran on a node that has just died and
+whose database session has not ended yet (CONTRACT.md section 10: send it again after
+``Retry-After``)."""
 ATTEMPTS = 40
 """Attempts of one request before its client gives up (a failover takes a few seconds)."""
 BACKOFF_SECONDS = (0.1, 0.2, 0.4, 0.8, 1.0)
@@ -80,8 +85,9 @@ class Shop:
 
 async def _attempt(
     client: httpx.AsyncClient, figures: Figures, method: str, path: str, **options: Any
-) -> httpx.Response | None:
-    """One attempt; None when it is to be retried."""
+) -> httpx.Response | float | None:
+    """One attempt: its answer; or the seconds the API asked to wait before the next attempt, or
+    None when the next attempt waits the next step of ``BACKOFF_SECONDS``."""
     figures.attempts += 1
     try:
         response = await client.request(method, path, **options)
@@ -89,8 +95,10 @@ async def _attempt(
         figures.transport_errors += 1
         return None
     figures.statuses[response.status_code] += 1
+    problem = response.headers.get("content-type", "").startswith("application/problem+json")
+    if response.status_code == 409 and problem and response.json()["type"] == IN_PROGRESS:
+        return float(response.headers["retry-after"])
     if response.status_code >= 500:
-        problem = response.headers.get("content-type", "").startswith("application/problem+json")
         if response.status_code not in RETRYABLE or not problem:
             figures.unretryable.append(f"{method} {path}: {response.status_code} {response.text}")
             return response
@@ -104,12 +112,13 @@ async def call(
     """A request, retried while the answer says it may be; its last answer (None: none came)."""
     figures.requests += 1
     for attempt in range(ATTEMPTS):
-        response = await _attempt(client, figures, method, path, **options)
-        if response is not None:
-            if response.status_code >= 400:
+        answer = await _attempt(client, figures, method, path, **options)
+        if isinstance(answer, httpx.Response):
+            if answer.status_code >= 400:
                 figures.failures += 1
-            return response
-        await asyncio.sleep(BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)])
+            return answer
+        backoff = BACKOFF_SECONDS[min(attempt, len(BACKOFF_SECONDS) - 1)]
+        await asyncio.sleep(backoff if answer is None else answer)
     figures.failures += 1
     return None
 
