@@ -1,6 +1,7 @@
 """The service next to its floor, in one run: requests/s of each and the ratio.
 
-Creates a throw-away PostgreSQL database, seeds one event (orders of four, order scanning on),
+Creates a throw-away PostgreSQL database, seeds two events (orders of four, order scanning on: the
+page reads the first, ``--tickets``; the scans admit the second's, ``--scan-tickets``, each once),
 starts the reference floor (``bench/floor.py``: bare Litestar + asyncpg, one indexed key lookup)
 and ``ticketing serve`` with the same number of processes on the same server (granian, uvloop),
 and loads each in turn with the same clients:
@@ -313,7 +314,7 @@ class Target:
     """For wrk (GET requests only)."""
 
 
-FLOOR_COUNTERS_PER_TICKET = 5
+FLOOR_COUNTERS_PER_TICKET = 2
 
 
 def admissions(counters: Iterator[uuid.UUID]) -> Request:
@@ -440,7 +441,10 @@ async def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=12.0, help="per request kind")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved slices of each")
-    parser.add_argument("--tickets", type=int, default=20_000)
+    parser.add_argument("--tickets", type=int, default=20_000, help="of the paged event")
+    parser.add_argument(
+        "--scan-tickets", type=int, default=60_000, help="of the scanned event: one per scan"
+    )
     parser.add_argument("--workers", type=int, default=2, help="server processes of each")
     parser.add_argument("--memory", type=int, default=0, help="then N more requests; RSS")
     parser.add_argument(
@@ -449,16 +453,19 @@ async def main() -> None:
     args = parser.parse_args()
     async with throwaway_database() as database_url:
         started = time.perf_counter()
-        seeded = await seed(database_url, [args.tickets])
-        print(f"seeded {args.tickets} tickets in {time.perf_counter() - started:.1f} s")
+        seeded = await seed(database_url, [args.tickets, args.scan_tickets])
+        print(
+            f"seeded {args.tickets} + {args.scan_tickets} tickets"
+            f" in {time.perf_counter() - started:.1f} s"
+        )
         print(
             f"{args.clients} clients, {args.seconds:.0f} s a kind in {args.rounds} slices, "
             f"{args.workers} process(es) each"
         )
         # The floor admits two to three times as fast as the service: it needs more counters
         # than the service has tickets, or a quiet machine runs it out within its slices.
-        counters = await floor_counters(database_url, FLOOR_COUNTERS_PER_TICKET * args.tickets)
-        targets = targets_of(seeded, iter(seeded.events[0].codes), iter(counters))
+        counters = await floor_counters(database_url, FLOOR_COUNTERS_PER_TICKET * args.scan_tickets)
+        targets = targets_of(seeded, iter(seeded.events[1].codes), iter(counters))
         lean, wrk_figures = await measure(args, targets, seeded.key)
         print_figures("lean client (bench/loadgen.py)", lean)
         rates = {figure.name: figure.rate for figure in lean}
