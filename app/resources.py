@@ -10,11 +10,11 @@ filters and sort fields are the same everywhere.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -66,8 +66,13 @@ class Filter:
     lower: bool = False
     """Compare lower-cased (e-mail addresses are stored lower-cased)."""
 
-    def condition(self, value: Any) -> QueryString:
-        return lists.condition(f'"{self.column}" {self.operator} {{}}', self.parse(value))
+    def values(self, parsed: Any) -> tuple[Any, ...]:
+        """The values of the condition on ``parsed`` (:meth:`parse`'s), in order."""
+        return (parsed,)
+
+    def condition(self, *values: Any) -> QueryString:
+        """The condition on its :meth:`values` (or ``db.lists.Slot`` s in their places)."""
+        return lists.condition(f'"{self.column}" {self.operator} {{}}', *values)
 
     def parse(self, value: Any) -> Any:
         """The value as the condition takes it; :class:`InvalidInput` naming the filter."""
@@ -93,8 +98,11 @@ class PrefixFilter(Filter):
     """Rows whose ``column`` starts with the given text, case-insensitive (``db.lists.starts_with``:
     the table needs an index on the column's lower-cased value)."""
 
-    def condition(self, value: Any) -> QueryString:
-        return lists.starts_with(self.column, self.parse(value))
+    def values(self, parsed: Any) -> tuple[Any, ...]:
+        return lists.prefix_range(parsed)
+
+    def condition(self, *values: Any) -> QueryString:
+        return lists.starts_with(self.column, *values)
 
 
 def prefix_filter(column: str, description: str, *, max_length: int) -> PrefixFilter:
@@ -180,37 +188,44 @@ class Resource(Generic[R]):
         return mapper(self.record).many(rows)
 
     def _owned(self, principal: Principal) -> QueryString:
-        return lists.condition('"organization_id" = {}', principal.organization_id)
+        return _owned_by(principal.organization_id)
 
-    def _conditions(self, principal: Principal, filters: Mapping[str, Any]) -> list[QueryString]:
-        """The organization's rows that match every filter given (None: not given); every bad
-        filter value is reported at once."""
-        conditions = [self._owned(principal)]
+    def _parsed(self, filters: Mapping[str, Any]) -> dict[str, Any]:
+        """The filters given (None: not given), each value parsed; every bad filter value is
+        reported at once."""
+        parsed: dict[str, Any] = {}
         errors: list[FieldError] = []
         for key, value in filters.items():
             if value is None:
                 continue
             try:
-                conditions.append(self.filters[key].condition(value))
+                parsed[key] = self.filters[key].parse(value)
             except InvalidInput as error:
                 errors += error.errors
         if errors:
             raise InvalidInput("; ".join(f"{e.field}: {e.message}" for e in errors), errors)
+        return parsed
+
+    def _conditions(self, principal: Principal, filters: Mapping[str, Any]) -> list[QueryString]:
+        """The organization's rows that match every filter given (None: not given); every bad
+        filter value is reported at once."""
+        conditions = [self._owned(principal)]
+        for key, value in self._parsed(filters).items():
+            declared = self.filters[key]
+            conditions.append(declared.condition(*declared.values(value)))
         return conditions
 
     def _equalities(
-        self, filters: Mapping[str, Any], within: tuple[str, UUID] | None = None
+        self, parsed: Mapping[str, Any], within: tuple[str, Any] | None = None
     ) -> dict[str, Any] | None:
-        """Column -> value of the filters given (and the parent), when every one of them is an
-        equality; None when one is not (a range, say)."""
+        """Column -> value of the filters given (:meth:`_parsed`) and the parent, when every one
+        of them is an equality; None when one is not (a range, say)."""
         found: dict[str, Any] = {}
-        for key, value in filters.items():
-            if value is None:
-                continue
+        for key, value in parsed.items():
             declared = self.filters[key]
             if declared.operator != "=":
                 return None
-            found[declared.column] = declared.parse(value)
+            found[declared.column] = value
         if within is not None:
             found[within[0]] = within[1]
         return found
@@ -263,8 +278,9 @@ class Resource(Generic[R]):
             limit=limit, offset=offset, sort=sort, allowed=self.sort_fields, after=after
         )
 
-    def _after(self, params: ListParams) -> QueryString:
-        """The condition of a keyset page: rows after the cursor's, in the page's order."""
+    def _after(self, params: ListParams) -> tuple[Any, UUID]:
+        """The values of a keyset page's condition (:func:`_after`): the cursor's sort value as
+        the column compares it, and its row's id."""
         assert params.after is not None
         if params.sort_field in self.sort_expressions:
             raise InvalidInput.field("after", f"not available with sort {params.sort_field}")
@@ -278,10 +294,7 @@ class Resource(Generic[R]):
             value = _column_value(column, params.after.value)
         except (TypeError, ValueError, ArithmeticError):
             raise InvalidInput.field("after", "not a cursor of this list") from None
-        comparison = "<" if params.descending else ">"
-        return lists.condition(
-            f'("{params.sort_field}", "id") {comparison} ({{}}, {{}})', value, params.after.id
-        )
+        return value, params.after.id
 
     async def page(
         self,
@@ -299,31 +312,37 @@ class Resource(Generic[R]):
         ``next_after``) starts the page after that page's last row."""
         self._allow(principal)
         params = self.params(limit, offset, sort, after)
-        conditions = self._conditions(principal, filters)
-        scalars: dict[str, QueryString] = {}
+        parsed = self._parsed(filters)
+        gathered: dict[Hashable, Any] = {"organization": principal.organization_id}
+        given: list[tuple[str, int, Any]] = []
+        for key, value in parsed.items():
+            declared = self.filters[key]
+            values = declared.values(value)
+            gathered.update(((key, number), one) for number, one in enumerate(values))
+            given.append((key, len(values), value if declared.kind == "choice" else None))
         if within is not None:
-            column, parent_id = within
-            parent = self.parents[column]
-            conditions.append(lists.condition(f'"{column}" = {{}}', parent_id))
-            scalars["parent"] = lists.exists_query(
-                parent.table, [self._owned(principal), lists.condition('"id" = {}', parent_id)]
-            )
+            gathered["parent"] = within[1]
         if params.after is not None:
-            conditions.append(self._after(params))
-        narrowed = self._equalities(filters, within)
-        counts, counted = self.counts, None
-        if counts is not None and narrowed is not None and counts.answers(narrowed):
-            counted = counts.total(principal.organization_id, narrowed)
-            scalars["shards"] = lists.condition('counted."shards"')
+            gathered["after"], gathered["after id"] = self._after(params)
+        narrowed = self._equalities(parsed, within)
+        counts = self.counts
+        counted = counts is not None and narrowed is not None and counts.answers(narrowed)
         # A keyset page reads one row more than it shows: whether it exists is has_more.
         extra = 1 if params.after is not None else 0
-        found = await lists.fetch_page(
-            self.table, conditions, self._order(params), params.limit + extra, params.offset,
-            total=counted, scalars=scalars,
-        )  # fmt: skip
+        shape = _PageShape(
+            self,
+            tuple(given),
+            within[0] if within is not None else None,
+            params.after is not None,
+            self._order(params),
+            params.limit + extra,
+            params.offset,
+            counted,
+        )
+        found = await lists.fetch_kept_page(self.table, shape, gathered, _page_parts)
         if within is not None and not found.values["parent"]:
             raise NotFound.resource(self.parents[within[0]].kind, within[1])
-        if counts is not None and counted is not None and narrowed is not None:
+        if counts is not None and counted and narrowed is not None:
             await counts.fold_if_spread(self.table, narrowed, int(found.values["shards"] or 0))
         more = len(found.rows) > params.limit if extra else None
         rows = found.rows[: params.limit]
@@ -455,7 +474,7 @@ class Resource(Generic[R]):
     ) -> Callable[[QueryString], QueryString] | None:
         """The statement reading the kept totals of the pages under ``column``'s values (given
         the condition selecting them), when the counts answer for ``filters``; None: count."""
-        narrowed = self._equalities(filters)
+        narrowed = self._equalities(self._parsed(filters))
         counts = self.counts
         if counts is None or narrowed is None or not counts.answers({**narrowed, column: None}):
             return None
@@ -472,6 +491,68 @@ class Resource(Generic[R]):
         return lists.Order(
             params.sort_field, params.descending, expression() if expression else None
         )
+
+
+def _owned_by(organization_id: Any) -> QueryString:
+    """The rows of the organization (its id, or a ``db.lists.Slot`` in its place)."""
+    return lists.condition('"organization_id" = {}', organization_id)
+
+
+class _PageShape(NamedTuple):
+    """What the statement of a page of :meth:`Resource.page` depends on, besides its values
+    (``db.lists.fetch_kept_page``): the resource; the filters given, in order, each with the
+    number of its values and, for a choice, its value (one of a few, and the counts pick their
+    columns by a status); the parent's column; whether a cursor starts the page; the order and
+    bounds; whether the kept counts answer the total."""
+
+    resource: Resource[Any]
+    filters: tuple[tuple[str, int, Any], ...]
+    within: str | None
+    after: bool
+    order: lists.Order
+    limit: int
+    offset: int
+    counted: bool
+
+
+def _page_parts(shape: _PageShape) -> lists.PageParts:
+    """The parts of the statement of the pages of ``shape``, a ``db.lists.Slot`` in the place of
+    each value: the organization's (``"organization"``), each filter's (its key and the value's
+    number), the parent's id (``"parent"``) and the cursor's (``"after"``, ``"after id"``), as
+    :meth:`Resource.page` gathers them."""
+    resource = shape.resource
+    organization = lists.Slot("organization")
+    conditions = [_owned_by(organization)]
+    equalities: dict[str, Any] = {}
+    for key, count, choice in shape.filters:
+        declared = resource.filters[key]
+        slots = [lists.Slot((key, number)) for number in range(count)]
+        conditions.append(declared.condition(*slots))
+        equalities[declared.column] = choice if choice is not None else slots[0]
+    scalars: dict[str, QueryString] = {}
+    if shape.within is not None:
+        parent_id = lists.Slot("parent")
+        conditions.append(lists.condition(f'"{shape.within}" = {{}}', parent_id))
+        scalars["parent"] = lists.exists_query(
+            resource.parents[shape.within].table,
+            [_owned_by(organization), lists.condition('"id" = {}', parent_id)],
+        )
+        equalities[shape.within] = parent_id
+    if shape.after:
+        comparison = "<" if shape.order.descending else ">"
+        conditions.append(
+            lists.condition(
+                f'("{shape.order.column}", "id") {comparison} ({{}}, {{}})',
+                lists.Slot("after"),
+                lists.Slot("after id"),
+            )
+        )
+    total = None
+    if shape.counted:
+        assert resource.counts is not None
+        total = resource.counts.total(organization, equalities)
+        scalars["shards"] = lists.condition('counted."shards"')
+    return lists.PageParts(conditions, shape.order, shape.limit, shape.offset, total, scalars)
 
 
 def _page(

@@ -23,9 +23,9 @@ input.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import AsyncGenerator, Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 import asyncpg
 from piccolo.columns import Column
@@ -100,15 +100,23 @@ def lowered(column: str) -> str:
     return f'lower("{column}")'
 
 
-def starts_with(column: str, prefix: str) -> QueryString:
-    """:func:`lowered` ``column`` starts with ``prefix``: a range of that expression, which an
-    index on exactly it serves (and walks in order, when the list is sorted by it too). SQLite's
-    ``lower`` folds ASCII only, so the prefix is folded alike."""
-    expression = lowered(column)
+def prefix_range(prefix: str) -> tuple[str] | tuple[str, str]:
+    """The bounds of the :func:`lowered` values that start with ``prefix`` (:func:`starts_with`'s
+    values): the lowest, and the first past them unless there is none. SQLite's ``lower`` folds
+    ASCII only, so the prefix is folded alike."""
     low = prefix.lower() if postgres() else "".join(c.lower() if c.isascii() else c for c in prefix)
     if not low or ord(low[-1]) == 0x10FFFF:
+        return (low,)
+    return (low, low[:-1] + chr(ord(low[-1]) + 1))
+
+
+def starts_with(column: str, low: Any, high: Any = None) -> QueryString:
+    """:func:`lowered` ``column`` starts with a prefix, given as its :func:`prefix_range`: a
+    range of that expression, which an index on exactly it serves (and walks in order, when the
+    list is sorted by it too)."""
+    expression = lowered(column)
+    if high is None:
         return QueryString(f"{expression} >= {{}}", low)
-    high = low[:-1] + chr(ord(low[-1]) + 1)
     return QueryString(f"{expression} >= {{}} AND {expression} < {{}}", low, high)
 
 
@@ -118,20 +126,23 @@ async def _rows(table: type[Table], query: QueryString) -> list[Row]:
 
 
 async def _records(
-    table: type[Table], query: QueryString, compiled: tuple[str, Sequence[Any]] | None = None
+    table: type[Table], template: str, values: Sequence[Any], compiled: str | None = None
 ) -> Sequence[Mapping[str, Any]]:
-    """The rows of ``query`` as read-only mappings: on PostgreSQL outside a transaction,
-    asyncpg's records from the pool as they come (what Piccolo's ``raw`` runs, without its query
-    object around the statement and without copying each record into a dict: a 25-ticket page's
-    rows cost about 60 us less CPU); inside a transaction (whose connection Piccolo holds) and on
-    SQLite, Piccolo's ``raw``. ``compiled``: ``query`` as Piccolo compiles it for PostgreSQL
-    (its text and values), when known already (:func:`fetch_page`)."""
+    """The rows of the flat statement ``template`` (a ``{}`` for each of ``values``) as
+    read-only mappings: on PostgreSQL outside a transaction, asyncpg's records from the pool as
+    they come (what Piccolo's ``raw`` runs, without its query object around the statement and
+    without copying each record into a dict: a 25-ticket page's rows cost about 60 us less CPU);
+    inside a transaction (whose connection Piccolo holds) and on SQLite, Piccolo's ``raw``.
+    ``compiled``: the text Piccolo compiles it into for PostgreSQL, when known already (a
+    statement kept per shape)."""
     pool = None if in_transaction() else postgres_pool(table._meta.db)
-    if pool is not None:
-        sql, args = compiled or query.compile_string(engine_type="postgres")
-        # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
-        return cast(Sequence[Mapping[str, Any]], await pool.fetch(sql, *args))
-    return await _rows(table, query)
+    if pool is None:
+        rows: list[Row] = await table.raw(template, *values)
+        return rows
+    if compiled is None:
+        compiled, values = QueryString(template, *values).compile_string(engine_type="postgres")
+    # An asyncpg ``Record`` is a read-only mapping of column names (its stubs do not say so).
+    return cast(Sequence[Mapping[str, Any]], await pool.fetch(compiled, *values))
 
 
 async def fetch_rows(
@@ -171,26 +182,27 @@ class _Statement:
 
 
 SHAPES_KEPT = 512
-"""Statements kept per shape (:func:`_shaped`): every page shape in use, with room; when full,
-the kept ones are dropped and composed again as they come."""
+"""Statements kept per shape (:func:`_shaped`, :func:`fetch_kept_page`): every page shape in
+use, with room; when full, the kept ones are dropped and composed again as they come."""
 
 _statements: dict[tuple[Any, ...], _Statement] = {}
 
 
 def _shaped(
     shape: tuple[Any, ...], values: list[Any], composed: Callable[[], QueryString]
-) -> tuple[QueryString, tuple[str, Sequence[Any]]]:
-    """The statement ``composed`` gives, and its compiled text and values, composed and compiled
-    once per ``shape`` (what fixes its text: the tables, order, bounds and the parts' templates;
-    the values' types are added) and then only given ``values``, which must be the statement's
-    values in order. A value that is itself a fragment (or a column) is written into the text:
-    such a statement is composed every time. A shape is kept only when the values Piccolo compiled
-    are ``values`` (the caller's order and the composition's agree), so a caller whose two
-    orders drift apart pays the composition on every call rather than sending wrong values."""
+) -> tuple[str, Sequence[Any], str]:
+    """The statement ``composed`` gives (its template and values) and its compiled text,
+    composed and compiled once per ``shape`` (what fixes its text: the tables, order, bounds and
+    the parts' templates; the values' types are added) and then only given ``values``, which
+    must be the statement's values in order. A value that is itself a fragment (or a column) is
+    written into the text: such a statement is composed every time. A shape is kept only when
+    the values Piccolo compiled are ``values`` (the caller's order and the composition's agree),
+    so a caller whose two orders drift apart pays the composition on every call rather than
+    sending wrong values."""
     key = (*shape, tuple(map(type, values)))
     statement = _statements.get(key)
     if statement is not None:
-        return QueryString(statement.template, *values), (statement.compiled, values)
+        return statement.template, values, statement.compiled
     query = composed()
     compiled = query.compile_string(engine_type="postgres")
     fixed = not any(isinstance(value, QueryString | Column) for value in values)
@@ -199,11 +211,50 @@ def _shaped(
         if len(_statements) >= SHAPES_KEPT:
             _statements.clear()
         _statements[key] = _Statement(query.template, compiled[0])
-    return query, compiled
+    return query.template, query.args, compiled[0]
 
 
 def _values(parts: Sequence[QueryString]) -> list[Any]:
     return [value for part in parts for value in part.args]
+
+
+@dataclass(frozen=True, slots=True)
+class PageParts:
+    """What the statement of a page is made of (:func:`fetch_page`'s arguments)."""
+
+    conditions: Sequence[QueryString]
+    order: Order
+    limit: int
+    offset: int
+    total: QueryString | None = None
+    scalars: Mapping[str, QueryString] = field(default_factory=dict)
+
+
+def _page_query(name: str, parts: PageParts) -> QueryString:
+    """The statement of a page of the table ``name`` (:func:`fetch_page`)."""
+    order = parts.order
+    where = _all(parts.conditions)
+    counted = parts.total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+    asked = "".join(f', {{}} AS "{key}__"' for key in parts.scalars)
+    return compose(
+        f'SELECT counted."total" AS "total__"{asked}, page.* '
+        f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
+        f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
+        f"LIMIT {int(parts.limit)} OFFSET {int(parts.offset)}) AS page ON TRUE "
+        f"ORDER BY {order.sql('page')}",
+        *parts.scalars.values(),
+        counted,
+        where,
+    )
+
+
+def _one_page(rows: Sequence[Mapping[str, Any]], scalars: Iterable[str]) -> OnePage:
+    first = rows[0]
+    return OnePage(
+        [row for row in rows if row["id"] is not None],
+        int(first["total__"] or 0),
+        {key: first[f"{key}__"] for key in scalars},
+    )
 
 
 async def fetch_page(
@@ -230,7 +281,8 @@ async def fetch_page(
     size. A page with no rows still answers one row of nulls, carrying the total and scalars.
 
     The statement is composed and compiled once per shape (the table, order, bounds and the
-    parts' templates; only the values change: :func:`_shaped`)."""
+    parts' templates; only the values change: :func:`_shaped`). A caller that knows the shape
+    before making any part gathers only the values: :func:`fetch_kept_page`."""
     name = table._meta.tablename
     matching = _values(conditions)
     values = [
@@ -247,30 +299,72 @@ async def fetch_page(
         total.template if total is not None else None,
         tuple(part.template for part in conditions),
     )
+    parts = PageParts(conditions, order, limit, offset, total, scalars)
+    template, args, compiled = _shaped(shape, values, lambda: _page_query(name, parts))
+    return _one_page(await _records(table, template, args, compiled), scalars)
 
-    def composed() -> QueryString:
-        where = _all(conditions)
-        counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-        asked = "".join(f', {{}} AS "{key}__"' for key in scalars)
-        return compose(
-            f'SELECT counted."total" AS "total__"{asked}, page.* '
-            f"FROM (SELECT 1) AS one LEFT JOIN ({{}}) AS counted ON TRUE "
-            f'LEFT JOIN (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
-            f"LIMIT {int(limit)} OFFSET {int(offset)}) AS page ON TRUE "
-            f"ORDER BY {order.sql('page')}",
-            *scalars.values(),
-            counted,
-            where,
-        )
 
-    query, compiled = _shaped(shape, values, composed)
-    rows = await _records(table, query, compiled)
-    first = rows[0]
-    return OnePage(
-        [row for row in rows if row["id"] is not None],
-        int(first["total__"] or 0),
-        {key: first[f"{key}__"] for key in scalars},
-    )
+class Slot:
+    """The place of a value in a statement kept per shape (:func:`fetch_kept_page`), named by
+    the key under which each caller gathers that value. The statement is composed with slots
+    for its values, so its text cannot depend on one (writing a slot into text is an error)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: Hashable) -> None:
+        self.name = name
+
+    def __format__(self, spec: str) -> str:
+        raise TypeError(f"the slot {self.name!r} has no value to write into a statement's text")
+
+    def __repr__(self) -> str:
+        return f"Slot({self.name!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A page's statement kept per shape: as composed (a ``{}`` for each value), as Piccolo
+    compiled it, the names of its values in order and the names of its scalars."""
+
+    template: str
+    compiled: str
+    names: tuple[Hashable, ...]
+    scalars: tuple[str, ...]
+
+
+_kept: dict[tuple[bool, Hashable], _Kept] = {}
+
+S = TypeVar("S", bound=Hashable)
+
+
+async def fetch_kept_page(
+    table: type[Table], shape: S, gathered: Mapping[Hashable, Any], parts: Callable[[S], PageParts]
+) -> OnePage:
+    """:func:`fetch_page` of the parts ``parts(shape)`` gives, each value in them a
+    :class:`Slot`: composed and compiled once per ``shape`` (and engine), the only input of
+    ``parts``, so that it fixes the statement's text; each call then gives only its values,
+    ``gathered`` by the slots' names. Their order is the one Piccolo compiled: the slots it
+    compiled are the statement's values, each replaced by the value gathered under its name."""
+    key = (postgres(), shape)
+    kept = _kept.get(key)
+    if kept is None:
+        kept = _keep(table, parts(shape))
+        if len(_kept) >= SHAPES_KEPT:
+            _kept.clear()
+        _kept[key] = kept
+    values = [gathered[name] for name in kept.names]
+    return _one_page(await _records(table, kept.template, values, kept.compiled), kept.scalars)
+
+
+def _keep(table: type[Table], parts: PageParts) -> _Kept:
+    query = _page_query(table._meta.tablename, parts)
+    compiled, slots = query.compile_string(engine_type="postgres")
+    names: list[Hashable] = []
+    for slot in slots:
+        if not isinstance(slot, Slot):
+            raise TypeError(f"a value of a kept page's parts is not a Slot: {slot!r}")
+        names.append(slot.name)
+    return _Kept(query.template, compiled, tuple(names), tuple(parts.scalars))
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,11 +464,11 @@ async def fetch_page_under(
             *joins,
         )
 
-    query, compiled = _shaped(shape, values, composed)
+    template, args, compiled = _shaped(shape, values, composed)
     try:
-        [row] = await _records(table, query, compiled)
+        [row] = await _records(table, template, args, compiled)
     except asyncpg.exceptions.OutdatedSchemaCacheError:
-        [row] = await _records(table, query, compiled)
+        [row] = await _records(table, template, args, compiled)
     return PageUnder(
         row["parent__"],
         list(row["rows__"]),

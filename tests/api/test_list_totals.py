@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.services.tickets import TICKETS
 from db import lists
 from db.tables import Ticket
 from db.transactions import transaction
@@ -199,10 +200,10 @@ async def test_a_page_under_an_event_is_one_statement_with_its_total_or_a_404(
 async def test_a_page_shape_is_composed_once_and_serves_every_event(
     client: httpx.AsyncClient, tenant: Tenant
 ) -> None:
-    """A page's statement is kept per shape (``db.lists``), and kept only when the values the
-    caller gathers are the ones the composition holds: were they to drift apart, the shape would
-    be composed again on every request, which this test notices. Each event's page, from the one
-    kept statement, holds its own tickets."""
+    """A page's statement is kept per shape (``db.lists.fetch_kept_page``), composed once with a
+    slot in the place of each value: each request gathers its values, which go where Piccolo
+    compiled the slots of their names. Each event's page, from the one kept statement, holds its
+    own tickets."""
     venues = [await create_venue(client, tenant) for _ in range(2)]
     orders = [
         await place_order(
@@ -210,7 +211,7 @@ async def test_a_page_shape_is_composed_once_and_serves_every_event(
         )
         for venue in venues
     ]
-    lists._statements.clear()
+    lists._kept.clear()
     pages = [
         ok(
             await client.get(
@@ -219,7 +220,7 @@ async def test_a_page_shape_is_composed_once_and_serves_every_event(
         )
         for venue in venues
     ]
-    assert len([key for key in lists._statements if key[0] == "tickets"]) == 1
+    assert len([shape for _, shape in lists._kept if shape.resource is TICKETS]) == 1
     for order, page in zip(orders, pages, strict=True):
         assert len(page["data"]) == 2 and page["pagination"]["total"] == 2
         assert {ticket["order_id"] for ticket in page["data"]} == {order["id"]}
