@@ -10,7 +10,7 @@ that asked, not the whole query.
 from __future__ import annotations
 
 from asyncio import Future
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from typing import Any
 from uuid import UUID
 
@@ -42,21 +42,30 @@ class Loaders:
         self._records: dict[Resource[Any], DataLoader[UUID, Any]] = {}
         self._pages: dict[tuple[Resource[Any], str], DataLoader[PageKey, Page[Any]]] = {}
         self._by_ids: dict[ByIds, DataLoader[UUID, Any]] = {}
+        self._known: dict[Resource[Any], dict[UUID, Any]] = {}
 
     def records(self, resource: Resource[Any]) -> DataLoader[UUID, Any]:
         """Records of ``resource`` by id; an id that is not the caller's is a NOT_FOUND."""
         if resource not in self._records:
             principal = self.principal
+            known = self._known.setdefault(resource, {})
 
             async def load(ids: list[UUID]) -> list[Any]:
-                try:
-                    found = await resource.load(principal, ids)
-                except DomainError as error:
-                    return [error] * len(ids)
-                return [found.get(i) or NotFound.resource(resource.kind, i) for i in ids]
+                missing = [i for i in ids if i not in known]
+                if missing:
+                    try:
+                        known.update(await resource.load(principal, missing))
+                    except DomainError as error:
+                        return [known.get(i, error) for i in ids]
+                return [known.get(i) or NotFound.resource(resource.kind, i) for i in ids]
 
             self._records[resource] = DataLoader(load_fn=load)
         return self._records[resource]
+
+    def prime_records(self, resource: Resource[Any], records: Mapping[UUID, Any]) -> None:
+        """Records of ``resource`` read already (``graphql_api.prefetch``): :meth:`record`
+        answers them, and the record loader answers them without asking the resource."""
+        self._known.setdefault(resource, {}).update(records)
 
     def clear(self) -> None:
         """Forget every loader (the operation is over): what they hold goes as soon as it is
@@ -65,9 +74,18 @@ class Loaders:
         self._records.clear()
         self._pages.clear()
         self._by_ids.clear()
+        for known in self._known.values():
+            known.clear()
+        self._known.clear()
 
     def record(self, resource: Resource[Any], record_id: UUID) -> Any:
-        """The record ``record_id`` of ``resource`` (:func:`loaded`)."""
+        """The record ``record_id`` of ``resource``: itself when it was primed or loaded
+        already, else what the record loader holds for it (:func:`loaded`)."""
+        known = self._known.get(resource)
+        if known is not None:
+            found = known.get(record_id)
+            if found is not None:
+                return found
         return loaded(self.records(resource), record_id)
 
     def by_ids(self, service: ByIds, kind: str) -> DataLoader[UUID, Any]:

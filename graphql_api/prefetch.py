@@ -104,11 +104,11 @@ class Prefetch:
         if found is None:
             return
         loaders = context.loaders
-        loaders.records(self.root).prime(parent_id, found.parent)
+        loaders.prime_records(self.root, {parent_id: found.parent})
         key = (parent_id, list_args(**arguments))
         loaders.pages(self.page, self.parent).prime(key, found.page)
         for resource, records in found.related.items():
-            loaders.records(resource).prime_many(records)
+            loaders.prime_records(resource, records)
 
 
 def _fields(selection_set: SelectionSetNode | None) -> list[FieldNode]:
