@@ -151,11 +151,15 @@ class _Relation(NamedTuple):
 
 
 class _Step(NamedTuple):
-    """How :class:`PlainFieldsExecutor` executes one field of a selection set."""
+    """How :class:`PlainFieldsExecutor` executes one field of a selection set: its
+    :class:`_Attribute`'s members in place (no attribute: None, None, False), so that the loop
+    unpacks each step once."""
 
     response_name: str
     field_details_list: FieldDetailsList
-    attribute: _Attribute | None
+    attribute: str | None
+    coerce: Any
+    non_null: bool
     relation: _Relation | None
 
 
@@ -206,6 +210,17 @@ _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
 
 
+def _step(
+    name: str,
+    field_details_list: FieldDetailsList,
+    attribute: _Attribute | None,
+    relation: _Relation | None,
+) -> _Step:
+    if attribute is None:
+        return _Step(name, field_details_list, None, None, False, relation)
+    return _Step(name, field_details_list, *attribute, relation)
+
+
 class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     """Strawberry's executor, completing plain attributes and loaded relations directly, and
     loading a list's relations before completing its items.
@@ -249,7 +264,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         known = self._plans.get(key)
         if known is None:
             steps = tuple(
-                _Step(name, details, *self._shortcuts(parent_type, details))
+                _step(name, details, *self._shortcuts(parent_type, details))
                 for name, details in grouped_field_set.items()
             )
             known = (grouped_field_set, steps)
@@ -281,17 +296,19 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         results: dict[str, Any] = {}
         is_awaitable = self.is_awaitable
         awaitable_fields: list[str] = []
+        planned = self._plans.get((parent_type, id(grouped_field_set)))
+        steps = self._plan(parent_type, grouped_field_set) if planned is None else planned[1]
         try:
-            for name, details, attribute, relation in self._plan(parent_type, grouped_field_set):
+            for name, details, attribute, coerce, non_null, relation in steps:
                 if attribute is not None:
                     try:
-                        value = getattr(source_value, attribute.name)
+                        value = getattr(source_value, attribute)
                         if value is None:
-                            if not attribute.non_null:
+                            if not non_null:
                                 results[name] = None
                                 continue
                         else:
-                            coerced = attribute.coerce(value)
+                            coerced = coerce(value)
                             if coerced is not None and coerced is not Undefined:
                                 results[name] = coerced
                                 continue
@@ -354,7 +371,11 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 if relation.field.args
                 else {}
             )
-            value = relation.resolver.call(source, self.context_value, arguments)
+            value = (
+                relation.resolver.call(source, self.context_value, arguments)
+                if arguments
+                else relation.resolver.direct(source, self.context_value)
+            )
         except Exception:
             return _ORDINARY
         if value is None:
@@ -498,7 +519,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         awaitable_indices: list[int] = []
         try:
             for index, item in enumerate(items):
-                item_path = path.add_key(index, None)
+                item_path = Path(path, index, None)
                 try:
                     value = self.execute_fields(
                         plan.object_type, item, item_path, plan.grouped_field_set, None
