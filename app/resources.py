@@ -230,6 +230,21 @@ class Resource(Generic[R]):
             found[within[0]] = within[1]
         return found
 
+    def _gathered(
+        self, principal: Principal, parsed: Mapping[str, Any]
+    ) -> tuple[dict[Hashable, Any], tuple[tuple[str, int, Any], ...]]:
+        """The values of a kept statement's organization and filters (``parsed``), by the names
+        of their slots (:func:`_filtered`), and the filters as its shape holds them: each with
+        the number of its values and, for a choice, its value."""
+        gathered: dict[Hashable, Any] = {"organization": principal.organization_id}
+        given: list[tuple[str, int, Any]] = []
+        for key, value in parsed.items():
+            declared = self.filters[key]
+            values = declared.values(value)
+            gathered.update(((key, number), one) for number, one in enumerate(values))
+            given.append((key, len(values), value if declared.kind == "choice" else None))
+        return gathered, tuple(given)
+
     async def _within(
         self, principal: Principal, filters: Mapping[str, Any], within: tuple[str, UUID] | None
     ) -> list[QueryString]:
@@ -313,13 +328,7 @@ class Resource(Generic[R]):
         self._allow(principal)
         params = self.params(limit, offset, sort, after)
         parsed = self._parsed(filters)
-        gathered: dict[Hashable, Any] = {"organization": principal.organization_id}
-        given: list[tuple[str, int, Any]] = []
-        for key, value in parsed.items():
-            declared = self.filters[key]
-            values = declared.values(value)
-            gathered.update(((key, number), one) for number, one in enumerate(values))
-            given.append((key, len(values), value if declared.kind == "choice" else None))
+        gathered, given = self._gathered(principal, parsed)
         if within is not None:
             gathered["parent"] = within[1]
         if params.after is not None:
@@ -331,7 +340,7 @@ class Resource(Generic[R]):
         extra = 1 if params.after is not None else 0
         shape = _PageShape(
             self,
-            tuple(given),
+            given,
             within[0] if within is not None else None,
             params.after is not None,
             self._order(params),
@@ -442,22 +451,25 @@ class Resource(Generic[R]):
         related = [(key, other) for key, other in related if other.allows(principal)]
         params = self.params(limit, offset, sort)
         column = self.parents[column].column
-        conditions = self._conditions(principal, filters)
-        within = lists.condition(f'"{column}" = {{}}', parent_id)
-        kept = self._kept_totals(principal, column, filters)
-        found = await lists.fetch_page_under(
-            parent.table,
-            [parent._owned(principal), lists.condition('"id" = {}', parent_id)],
-            self.table,
-            [*conditions, within],
+        parsed = self._parsed(filters)
+        gathered, given = self._gathered(principal, parsed)
+        gathered["parent"] = parent_id
+        narrowed = self._equalities(parsed)
+        counts = self.counts
+        shape = _PageUnderShape(
+            self,
+            parent,
+            column,
+            tuple(related),
+            given,
             self._order(params),
             params.limit,
             params.offset,
-            total=kept(within) if kept is not None else None,
-            related=[
-                lists.Related(key, other.table, [other._owned(principal)]) for key, other in related
-            ],
+            counts is not None
+            and narrowed is not None
+            and counts.answers({**narrowed, column: None}),
         )
+        found = await lists.fetch_page_under(self.table, shape, gathered, _page_under_parts)
         if found is None or found.parent is None:
             return None
         [parent_record] = await parent._records([found.parent])
@@ -515,6 +527,22 @@ class _PageShape(NamedTuple):
     counted: bool
 
 
+def _filtered(
+    resource: Resource[Any], organization: lists.Slot, filters: tuple[tuple[str, int, Any], ...]
+) -> tuple[list[QueryString], dict[str, Any]]:
+    """The conditions of a kept statement's organization and ``filters`` (as its shape holds
+    them: :meth:`Resource._gathered`), a slot in the place of each value, and the equalities
+    the counts would read (a choice by its value, which picks their columns)."""
+    conditions = [_owned_by(organization)]
+    equalities: dict[str, Any] = {}
+    for key, count, choice in filters:
+        declared = resource.filters[key]
+        slots = [lists.Slot((key, number)) for number in range(count)]
+        conditions.append(declared.condition(*slots))
+        equalities[declared.column] = choice if choice is not None else slots[0]
+    return conditions, equalities
+
+
 def _page_parts(shape: _PageShape) -> lists.PageParts:
     """The parts of the statement of the pages of ``shape``, a ``db.lists.Slot`` in the place of
     each value: the organization's (``"organization"``), each filter's (its key and the value's
@@ -522,13 +550,7 @@ def _page_parts(shape: _PageShape) -> lists.PageParts:
     :meth:`Resource.page` gathers them."""
     resource = shape.resource
     organization = lists.Slot("organization")
-    conditions = [_owned_by(organization)]
-    equalities: dict[str, Any] = {}
-    for key, count, choice in shape.filters:
-        declared = resource.filters[key]
-        slots = [lists.Slot((key, number)) for number in range(count)]
-        conditions.append(declared.condition(*slots))
-        equalities[declared.column] = choice if choice is not None else slots[0]
+    conditions, equalities = _filtered(resource, organization, shape.filters)
     scalars: dict[str, QueryString] = {}
     if shape.within is not None:
         parent_id = lists.Slot("parent")
@@ -553,6 +575,51 @@ def _page_parts(shape: _PageShape) -> lists.PageParts:
         total = resource.counts.total(organization, equalities)
         scalars["shards"] = lists.condition('counted."shards"')
     return lists.PageParts(conditions, shape.order, shape.limit, shape.offset, total, scalars)
+
+
+class _PageUnderShape(NamedTuple):
+    """What the statement of :meth:`Resource.page_under` depends on besides its values: the
+    resource, its parent's and the parent's column, the relations read, the filters given (as
+    in :class:`_PageShape`), the order and bounds, and whether the kept counts answer the
+    total."""
+
+    resource: Resource[Any]
+    parent: Resource[Any]
+    column: str
+    related: tuple[tuple[str, Resource[Any]], ...]
+    filters: tuple[tuple[str, int, Any], ...]
+    order: lists.Order
+    limit: int
+    offset: int
+    counted: bool
+
+
+def _page_under_parts(shape: _PageUnderShape) -> lists.PageUnderParts:
+    """The parts of the statement of the pages under a parent of ``shape``, a ``db.lists.Slot``
+    in the place of each value, named as :meth:`Resource.page_under` gathers them (as
+    :func:`_page_parts` names them)."""
+    resource = shape.resource
+    organization = lists.Slot("organization")
+    parent_id = lists.Slot("parent")
+    conditions, equalities = _filtered(resource, organization, shape.filters)
+    within = lists.condition(f'"{shape.column}" = {{}}', parent_id)
+    total = None
+    if shape.counted:
+        assert resource.counts is not None
+        total = resource.counts.totals(organization, shape.column, within, equalities)
+    return lists.PageUnderParts(
+        shape.parent.table,
+        [_owned_by(organization), lists.condition('"id" = {}', parent_id)],
+        [*conditions, within],
+        shape.order,
+        shape.limit,
+        shape.offset,
+        total,
+        [
+            lists.Related(key, other.table, [_owned_by(organization)])
+            for key, other in shape.related
+        ],
+    )
 
 
 def _page(

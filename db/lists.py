@@ -326,18 +326,45 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)
 class _Kept:
-    """A page's statement kept per shape: as composed (a ``{}`` for each value), as Piccolo
-    compiled it, the names of its values in order and the names of its scalars."""
+    """A statement kept per shape: as composed (a ``{}`` for each value), as Piccolo compiled
+    it, the names of its values in order, and the names of what its caller reads from its first
+    row (a page's scalars, the relations of a page under its parent)."""
 
     template: str
     compiled: str
     names: tuple[Hashable, ...]
-    scalars: tuple[str, ...]
+    columns: tuple[str, ...]
 
 
 _kept: dict[tuple[bool, Hashable], _Kept] = {}
+_kept_under: dict[Hashable, _Kept] = {}
 
 S = TypeVar("S", bound=Hashable)
+
+
+def _kept_statement(
+    kept: dict[Any, _Kept],
+    key: Hashable,
+    composed: Callable[[], tuple[QueryString, tuple[str, ...]]],
+) -> _Kept:
+    """The statement kept in ``kept`` under ``key``, else the one ``composed`` gives (with the
+    names of the columns its caller reads from its first row), compiled and kept. Each of its
+    values must be a :class:`Slot`: the names of the slots Piccolo compiled, in its order, say
+    which gathered value goes where."""
+    statement = kept.get(key)
+    if statement is not None:
+        return statement
+    query, columns = composed()
+    compiled, slots = query.compile_string(engine_type="postgres")
+    names: list[Hashable] = []
+    for slot in slots:
+        if not isinstance(slot, Slot):
+            raise TypeError(f"a value of a kept statement's parts is not a Slot: {slot!r}")
+        names.append(slot.name)
+    if len(kept) >= SHAPES_KEPT:
+        kept.clear()
+    statement = kept[key] = _Kept(query.template, compiled, tuple(names), columns)
+    return statement
 
 
 async def fetch_kept_page(
@@ -348,26 +375,14 @@ async def fetch_kept_page(
     ``parts``, so that it fixes the statement's text; each call then gives only its values,
     ``gathered`` by the slots' names. Their order is the one Piccolo compiled: the slots it
     compiled are the statement's values, each replaced by the value gathered under its name."""
-    key = (postgres(), shape)
-    kept = _kept.get(key)
-    if kept is None:
-        kept = _keep(table, parts(shape))
-        if len(_kept) >= SHAPES_KEPT:
-            _kept.clear()
-        _kept[key] = kept
+
+    def composed() -> tuple[QueryString, tuple[str, ...]]:
+        page = parts(shape)
+        return _page_query(table._meta.tablename, page), tuple(page.scalars)
+
+    kept = _kept_statement(_kept, (postgres(), shape), composed)
     values = [gathered[name] for name in kept.names]
-    return _one_page(await _records(table, kept.template, values, kept.compiled), kept.scalars)
-
-
-def _keep(table: type[Table], parts: PageParts) -> _Kept:
-    query = _page_query(table._meta.tablename, parts)
-    compiled, slots = query.compile_string(engine_type="postgres")
-    names: list[Hashable] = []
-    for slot in slots:
-        if not isinstance(slot, Slot):
-            raise TypeError(f"a value of a kept page's parts is not a Slot: {slot!r}")
-        names.append(slot.name)
-    return _Kept(query.template, compiled, tuple(names), tuple(parts.scalars))
+    return _one_page(await _records(table, kept.template, values, kept.compiled), kept.columns)
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,23 +406,65 @@ class PageUnder:
     related: list[list[Mapping[str, Any]]]
 
 
+@dataclass(frozen=True, slots=True)
+class PageUnderParts:
+    """What the statement of a page under its parent is made of (:func:`fetch_page_under`):
+    the parent's table and the conditions of its row, the page's conditions, order and bounds,
+    the statement answering its total (else the rows are counted) and the relations read with
+    it."""
+
+    parent: type[Table]
+    parent_conditions: Sequence[QueryString]
+    conditions: Sequence[QueryString]
+    order: Order
+    limit: int
+    offset: int
+    total: QueryString | None = None
+    related: Sequence[Related] = ()
+
+
+def _page_under_query(name: str, parts: PageUnderParts) -> QueryString:
+    """The statement of a page of the table ``name`` under its parent (:func:`fetch_page_under`)."""
+    order = parts.order
+    parent_name = parts.parent._meta.tablename
+    where = _all(parts.conditions)
+    counted = parts.total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
+    joins = [
+        compose(
+            f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
+            f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
+            f'AS "r{number}__"',
+            _all(join.conditions),
+        )
+        for number, join in enumerate(parts.related)
+    ]
+    return compose(
+        f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
+        f"LIMIT {int(parts.limit)} OFFSET {int(parts.offset)}) "
+        f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
+        f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
+        f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
+        + "".join(", {}" for _ in joins),
+        where,
+        _all(parts.parent_conditions),
+        counted,
+        *joins,
+    )
+
+
 async def fetch_page_under(
-    parent: type[Table],
-    parent_conditions: Sequence[QueryString],
     table: type[Table],
-    conditions: Sequence[QueryString],
-    order: Order,
-    limit: int,
-    offset: int,
-    *,
-    total: QueryString | None = None,
-    related: Sequence[Related] = (),
+    shape: S,
+    gathered: Mapping[Hashable, Any],
+    parts: Callable[[S], PageUnderParts],
 ) -> PageUnder | None:
-    """A parent's row, its page of ``table``'s rows matching ``conditions`` with their total
-    (``total`` as in :func:`fetch_page`, else counted), and the rows each of
-    ``related`` names, in one statement (one round trip where reading them one after the other
-    costs three): GraphQL's page under a root record (``graphql_api.prefetch``). None on SQLite,
-    whose caller reads them its usual way.
+    """A parent's row, its page of ``table``'s rows with their total, and the rows of each
+    relation, of the parts ``parts(shape)`` gives, in one statement (one round trip where
+    reading them one after the other costs three): GraphQL's page under a root record
+    (``graphql_api.prefetch``). None on SQLite, whose caller reads them its usual way. As in
+    :func:`fetch_kept_page`, each value of the parts is a :class:`Slot`, the statement is
+    composed and compiled once per ``shape``, and each call gives only its values, ``gathered``
+    by the slots' names.
 
     Each part is a whole row of its table (a composite value, which asyncpg reads as a record of
     the table's columns, like the rows of ``SELECT *``); the page's bounds are written into the
@@ -418,65 +475,23 @@ async def fetch_page_under(
     and raises; the statement is then run once more."""
     if not postgres():
         return None
-    name = table._meta.tablename
-    parent_name = parent._meta.tablename
-    matching = _values(conditions)
-    values = [
-        *matching,
-        *_values(parent_conditions),
-        *(total.args if total is not None else matching),
-        *(value for join in related for value in _values(join.conditions)),
-    ]
-    shape = (
-        name,
-        parent_name,
-        order,
-        limit,
-        offset,
-        tuple(part.template for part in conditions),
-        tuple(part.template for part in parent_conditions),
-        total.template if total is not None else None,
-        tuple(
-            (join.key, join.table._meta.tablename, tuple(part.template for part in join.conditions))
-            for join in related
-        ),
-    )
 
-    def composed() -> QueryString:
-        where = _all(conditions)
-        counted = total or compose(f'SELECT COUNT(*) AS total FROM "{name}" WHERE {{}}', where)
-        joins = [
-            compose(
-                f'ARRAY(SELECT r{number} FROM "{join.table._meta.tablename}" AS r{number} '
-                f'WHERE {{}} AND r{number}."id" = ANY(ARRAY(SELECT page."{join.key}" FROM page))) '
-                f'AS "r{number}__"',
-                _all(join.conditions),
-            )
-            for number, join in enumerate(related)
-        ]
-        return compose(
-            f'WITH page AS MATERIALIZED (SELECT * FROM "{name}" WHERE {{}} ORDER BY {order.sql()} '
-            f"LIMIT {int(limit)} OFFSET {int(offset)}) "
-            f'SELECT (SELECT parent__ FROM "{parent_name}" AS parent__ WHERE {{}}) AS "parent__", '
-            f'(SELECT counted."total" FROM ({{}}) AS counted) AS "total__", '
-            f'ARRAY(SELECT page::"{name}" FROM page ORDER BY {order.sql()}) AS "rows__"'
-            + "".join(", {}" for _ in joins),
-            where,
-            _all(parent_conditions),
-            counted,
-            *joins,
-        )
+    def composed() -> tuple[QueryString, tuple[str, ...]]:
+        under = parts(shape)
+        relations = tuple(f"r{number}__" for number in range(len(under.related)))
+        return _page_under_query(table._meta.tablename, under), relations
 
-    template, args, compiled = _shaped(shape, values, composed)
+    kept = _kept_statement(_kept_under, shape, composed)
+    values = [gathered[name] for name in kept.names]
     try:
-        [row] = await _records(table, template, args, compiled)
+        [row] = await _records(table, kept.template, values, kept.compiled)
     except asyncpg.exceptions.OutdatedSchemaCacheError:
-        [row] = await _records(table, template, args, compiled)
+        [row] = await _records(table, kept.template, values, kept.compiled)
     return PageUnder(
         row["parent__"],
         list(row["rows__"]),
         int(row["total__"] or 0),
-        [list(row[f"r{number}__"]) for number in range(len(related))],
+        [list(row[column]) for column in kept.columns],
     )
 
 
