@@ -249,9 +249,12 @@ def _page_query(name: str, parts: PageParts) -> QueryString:
 
 
 def _one_page(rows: Sequence[Mapping[str, Any]], scalars: Iterable[str]) -> OnePage:
+    """The page of a page's statement's ``rows``: the page's rows, each joined to the one row of
+    its total and scalars, or that row alone, its columns of the table null, when the page has
+    no rows (:func:`_page_query`)."""
     first = rows[0]
     return OnePage(
-        [row for row in rows if row["id"] is not None],
+        list(rows) if first["id"] is not None else [],
         int(first["total__"] or 0),
         {key: first[f"{key}__"] for key in scalars},
     )

@@ -36,6 +36,8 @@ from litestar.response import Stream
 from litestar.response.base import ASGIResponse
 from litestar.routes import HTTPRoute
 
+from rest.scope_headers import header
+
 CSV_MEDIA_TYPE = "text/csv"
 JSON_MEDIA_TYPE = "application/json"
 OFFERED = [JSON_MEDIA_TYPE, CSV_MEDIA_TYPE]
@@ -54,8 +56,10 @@ PLAIN_JSON = (None, "*/*", JSON_MEDIA_TYPE)
 
 
 def negotiate(request: Request[Any, Any, Any]) -> ListFormat:
-    """JSON or CSV, as the request's ``Accept`` prefers; 406 when it accepts neither."""
-    if request.headers.get("accept") in PLAIN_JSON:
+    """JSON or CSV, as the request's ``Accept`` prefers; 406 when it accepts neither. The
+    common ``Accept`` is read from the scope's raw pairs (``rest.scope_headers``), without
+    Litestar's ``Headers`` of every header."""
+    if header(request.scope, b"accept") in PLAIN_JSON:
         return "json"
     chosen = request.accept.best_match(OFFERED)
     if chosen is None:
