@@ -31,9 +31,14 @@ from graphql import (
     GraphQLList,
     GraphQLObjectType,
     GraphQLSchema,
+    ListValueNode,
+    ObjectValueNode,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
+    ValueNode,
+    VariableNode,
+    VariableValues,
     get_argument_values,
     get_nullable_type,
     get_variable_values,
@@ -74,6 +79,9 @@ class Prefetch:
     names: Mapping[str, str]
     """The page field's arguments: GraphQL name -> Python name."""
     relations: tuple[tuple[str, Resource[Any]], ...]
+    arguments: Mapping[str, Any] | None
+    """The page field's arguments under their Python names, when the document writes them
+    without variables (they are then the same for every request); None: coerced per request."""
 
     async def prime(self, context: Context, variables: dict[str, Any]) -> None:
         """Read the root record, its page and its items' relations in one statement and put
@@ -85,12 +93,9 @@ class Prefetch:
             return
         try:
             root_arguments = get_argument_values(self.root_field, self.root_node, coerced)
-            arguments = {
-                self.names[name]: value
-                for name, value in get_argument_values(
-                    self.page_field, self.page_node, coerced
-                ).items()
-            }
+            arguments = self.arguments
+            if arguments is None:
+                arguments = _arguments(self.page_field, self.page_node, self.names, coerced)
             parent_id = parse_id(root_arguments["id"], "id")
             found = await self.page.page_under(
                 context.principal, self.root, self.parent, parent_id, self.relations, **arguments
@@ -109,6 +114,43 @@ class Prefetch:
         loaders.pages(self.page, self.parent).prime(key, found.page)
         for resource, records in found.related.items():
             loaders.prime_records(resource, records)
+
+
+def _arguments(
+    field: GraphQLField,
+    node: FieldNode,
+    names: Mapping[str, str],
+    variables: VariableValues | None = None,
+) -> dict[str, Any]:
+    """The arguments of ``field`` at ``node``, coerced, under their Python names."""
+    return {
+        names[name]: value for name, value in get_argument_values(field, node, variables).items()
+    }
+
+
+def _constant(value: ValueNode) -> bool:
+    """Whether ``value`` is written without a variable."""
+    if isinstance(value, VariableNode):
+        return False
+    if isinstance(value, ListValueNode):
+        return all(_constant(item) for item in value.values)
+    if isinstance(value, ObjectValueNode):
+        return all(_constant(member.value) for member in value.fields)
+    return True
+
+
+def _constant_arguments(
+    field: GraphQLField, node: FieldNode, names: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The arguments of ``field`` at ``node`` (:func:`_arguments`) when no variable is written in
+    them, so that they coerce alike for every request; None otherwise, or when they do not
+    coerce (each request then meets the error)."""
+    if not all(_constant(argument.value) for argument in node.arguments or ()):
+        return None
+    try:
+        return _arguments(field, node, names)
+    except GraphQLError:
+        return None
 
 
 def _fields(selection_set: SelectionSetNode | None) -> list[FieldNode]:
@@ -154,6 +196,7 @@ def plan(schema: GraphQLSchema, operation: OperationDefinitionNode) -> Prefetch 
                 parent,
                 page_field.resolve.names,
                 _relations(page_type, page_node),
+                _constant_arguments(page_field, page_node, page_field.resolve.names),
             )
     return None
 

@@ -182,3 +182,31 @@ async def test_a_second_page_and_a_root_order_answer_as_their_loaders(
         page = gql_data(plain)["order"]["tickets"]
         assert len(page["items"]) == (1 if offset < 2 else 0)
         assert all(item["order"]["id"] == order_id for item in page["items"])
+
+
+async def test_a_page_with_written_arguments_answers_as_its_loaders(
+    client: AsyncClient, tenant: Tenant
+) -> None:
+    """A page whose arguments are written without variables has them coerced once per document
+    (``graphql_api.prefetch``): the same answers, refusals included, as through a fragment."""
+    venue = await _venue_with_orders(client, tenant)
+    for arguments, codes in (
+        ('limit: 3, offset: 1, sort: "sequence:asc", status: "valid"', []),
+        ("limit: 2", []),
+        ("limit: 0", ["BAD_USER_INPUT"]),
+        ('sort: "price:asc"', ["BAD_USER_INPUT"]),
+    ):
+        page = f"tickets({arguments}) {{ {ITEMS} }}"
+        plain = f"query($id: ID!) {{ event(id: $id) {{ id title {page} }} }}"
+        fragment = (
+            "query($id: ID!) { event(id: $id) { id title ...P } } "
+            f"fragment P on Event {{ {page} }}"
+        )
+        variables = {"id": venue.event["id"]}
+        for _ in range(2):  # the document's first request plans it, the second reuses the plan
+            with count_statements() as counter:
+                answer = _unlocated(await graphql(client, tenant.headers, plain, variables))
+            assert answer == _unlocated(await graphql(client, tenant.headers, fragment, variables))
+            assert gql_error_codes(answer) == codes, answer
+            if not codes:
+                assert counter.count == 1, counter.statements
