@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 import asyncpg
-from piccolo.columns import Column
 from piccolo.engine.postgres import PostgresEngine
 from piccolo.engine.sqlite import SQLiteEngine
 from piccolo.querystring import QueryString
@@ -173,49 +172,9 @@ class OnePage:
     values: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class _Statement:
-    """A statement as composed (a ``{}`` for each value) and as Piccolo compiled it."""
-
-    template: str
-    compiled: str
-
-
 SHAPES_KEPT = 512
-"""Statements kept per shape (:func:`_shaped`, :func:`fetch_kept_page`): every page shape in
-use, with room; when full, the kept ones are dropped and composed again as they come."""
-
-_statements: dict[tuple[Any, ...], _Statement] = {}
-
-
-def _shaped(
-    shape: tuple[Any, ...], values: list[Any], composed: Callable[[], QueryString]
-) -> tuple[str, Sequence[Any], str]:
-    """The statement ``composed`` gives (its template and values) and its compiled text,
-    composed and compiled once per ``shape`` (what fixes its text: the tables, order, bounds and
-    the parts' templates; the values' types are added) and then only given ``values``, which
-    must be the statement's values in order. A value that is itself a fragment (or a column) is
-    written into the text: such a statement is composed every time. A shape is kept only when
-    the values Piccolo compiled are ``values`` (the caller's order and the composition's agree),
-    so a caller whose two orders drift apart pays the composition on every call rather than
-    sending wrong values."""
-    key = (*shape, tuple(map(type, values)))
-    statement = _statements.get(key)
-    if statement is not None:
-        return statement.template, values, statement.compiled
-    query = composed()
-    compiled = query.compile_string(engine_type="postgres")
-    fixed = not any(isinstance(value, QueryString | Column) for value in values)
-    # Compared only without fragments and columns: their ``==`` builds a condition.
-    if fixed and list(compiled[1]) == values:
-        if len(_statements) >= SHAPES_KEPT:
-            _statements.clear()
-        _statements[key] = _Statement(query.template, compiled[0])
-    return query.template, query.args, compiled[0]
-
-
-def _values(parts: Sequence[QueryString]) -> list[Any]:
-    return [value for part in parts for value in part.args]
+"""Statements kept per shape (:func:`fetch_kept_page`, :func:`fetch_page_under`): every page
+shape in use, with room; when full, the kept ones are dropped and composed again as they come."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,28 +242,11 @@ async def fetch_page(
     execution (about 0.3 ms of the server's CPU), since its generic plan cannot know the page's
     size. A page with no rows still answers one row of nulls, carrying the total and scalars.
 
-    The statement is composed and compiled once per shape (the table, order, bounds and the
-    parts' templates; only the values change: :func:`_shaped`). A caller that knows the shape
-    before making any part gathers only the values: :func:`fetch_kept_page`."""
-    name = table._meta.tablename
-    matching = _values(conditions)
-    values = [
-        *_values(list(scalars.values())),
-        *(total.args if total is not None else matching),
-        *matching,
-    ]
-    shape = (
-        name,
-        order,
-        limit,
-        offset,
-        tuple((key, part.template) for key, part in scalars.items()),
-        total.template if total is not None else None,
-        tuple(part.template for part in conditions),
-    )
+    Composed and compiled on every call; a caller that knows the page's shape before making any
+    part has the statement kept per shape and gathers only its values: :func:`fetch_kept_page`."""
     parts = PageParts(conditions, order, limit, offset, total, scalars)
-    template, args, compiled = _shaped(shape, values, lambda: _page_query(name, parts))
-    return _one_page(await _records(table, template, args, compiled), scalars)
+    query = _page_query(table._meta.tablename, parts)
+    return _one_page(await _records(table, query.template, query.args), scalars)
 
 
 class Slot:

@@ -129,7 +129,9 @@ def _arguments(
 
 
 def _constant(value: ValueNode) -> bool:
-    """Whether ``value`` is written without a variable."""
+    """Whether ``value`` is written without a variable, at any depth. Not graphql-core's
+    ``is_const_value_node``, which counts a list as constant when any one item is (``[1, $x]``)
+    and an empty list as not."""
     if isinstance(value, VariableNode):
         return False
     if isinstance(value, ListValueNode):
