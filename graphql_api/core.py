@@ -354,7 +354,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                     )
                 if result is not Undefined:
                     results[name] = result
-                    if is_awaitable(result):
+                    # A dict is an object completed at once (by _related or graphql-core).
+                    if type(result) is not dict and is_awaitable(result):
                         awaitable_fields.append(name)
         except Exception:
             if awaitable_fields:
@@ -388,24 +389,19 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         collected = self.collect_subfields(relation.object_type, field_details_list)
         if collected.new_defer_usages:
             return _ORDINARY
-        details = field_details_list[0]
         try:
-            arguments = (
-                get_argument_values(
+            if relation.field.args:
+                details = field_details_list[0]
+                arguments = get_argument_values(
                     relation.field,
                     details.node,
                     self.variable_values,
                     details.fragment_variable_values,
                     self.hide_suggestions,
                 )
-                if relation.field.args
-                else {}
-            )
-            value = (
-                relation.resolver.call(source, self.context_value, arguments)
-                if arguments
-                else relation.resolver.direct(source, self.context_value)
-            )
+                value = relation.resolver.call(source, self.context_value, arguments)
+            else:
+                value = relation.resolver.direct(source, self.context_value)
         except Exception:
             return _ORDINARY
         if value is None:
@@ -424,7 +420,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         except Exception as error:
             self.handle_field_error(error, relation.object_type, field_details_list, path)
             return None
-        if not self.is_awaitable(completed):
+        if isinstance(completed, dict):  # else a coroutine: one of its fields waits
             return completed
 
         async def await_completed() -> Any:
@@ -545,21 +541,22 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         selection executed on it at once, its errors handled as ``complete_list_item_value``
         handles them."""
         item_type = return_type.of_type
+        object_type, grouped_field_set = plan.object_type, plan.grouped_field_set
+        execute_fields = self.execute_fields
         completed: list[Any] = []
         awaitable_indices: list[int] = []
         try:
             for index, item in enumerate(items):
                 item_path = Path(path, index, None)
                 try:
-                    value = self.execute_fields(
-                        plan.object_type, item, item_path, plan.grouped_field_set, None
-                    )
+                    value = execute_fields(object_type, item, item_path, grouped_field_set, None)
                 except Exception as error:
                     self.handle_field_error(error, item_type, field_details_list, item_path)
                     value = None
-                if self.is_awaitable(value):
-                    value = self._item_awaited(value, item_type, field_details_list, item_path)
-                    awaitable_indices.append(index)
+                else:
+                    if not isinstance(value, dict):  # a coroutine: one of its fields waits
+                        value = self._item_awaited(value, item_type, field_details_list, item_path)
+                        awaitable_indices.append(index)
                 completed.append(value)
         except Exception:
             if awaitable_indices:
