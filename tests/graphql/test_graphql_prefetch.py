@@ -224,8 +224,7 @@ async def test_an_id_variable_of_any_value_answers_as_its_loaders(
     page = f"tickets(limit: 4) {{ {ITEMS} }}"
     plain = f"query($id: ID!) {{ event(id: $id) {{ id title {page} }} }}"
     fragment = (
-        "query($id: ID!) { event(id: $id) { id title ...P } } "
-        f"fragment P on Event {{ {page} }}"
+        f"query($id: ID!) {{ event(id: $id) {{ id title ...P }} }} fragment P on Event {{ {page} }}"
     )
     for variables, codes in (
         ({"id": mine.event["id"]}, []),
