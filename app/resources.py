@@ -600,7 +600,17 @@ class PlannedPageUnder(Generic[R]):
         related = shape.related
         if not all(other.allows(principal) for _, other in related):
             related = tuple((key, other) for key, other in related if other.allows(principal))
-            shape = shape._replace(related=related)
+            shape = _PageUnderShape(
+                resource,
+                parent,
+                shape.column,
+                related,
+                shape.filters,
+                shape.order,
+                shape.limit,
+                shape.offset,
+                shape.counted,
+            )
         gathered = {**self.values, "organization": principal.organization_id, "parent": parent_id}
         found = await lists.fetch_page_under(resource.table, shape, gathered, _page_under_parts)
         if found is None or found.parent is None:
