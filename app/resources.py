@@ -147,7 +147,7 @@ class Parent:
 @dataclass(frozen=True, slots=True)
 class PageUnder(Generic[R]):
     """A parent's record, its page of records, and the records of the relations read with them,
-    by resource and id (:meth:`Resource.page_under`)."""
+    by resource and id (:meth:`PlannedPageUnder.read`)."""
 
     parent: Any
     page: Page[R]
@@ -231,12 +231,12 @@ class Resource(Generic[R]):
         return found
 
     def _gathered(
-        self, principal: Principal, parsed: Mapping[str, Any]
+        self, parsed: Mapping[str, Any]
     ) -> tuple[dict[Hashable, Any], tuple[tuple[str, int, Any], ...]]:
-        """The values of a kept statement's organization and filters (``parsed``), by the names
-        of their slots (:func:`_filtered`), and the filters as its shape holds them: each with
-        the number of its values and, for a choice, its value."""
-        gathered: dict[Hashable, Any] = {"organization": principal.organization_id}
+        """The values of a kept statement's filters (``parsed``), by the names of their slots
+        (:func:`_filtered`), and the filters as its shape holds them: each with the number of
+        its values and, for a choice, its value."""
+        gathered: dict[Hashable, Any] = {}
         given: list[tuple[str, int, Any]] = []
         for key, value in parsed.items():
             declared = self.filters[key]
@@ -328,7 +328,8 @@ class Resource(Generic[R]):
         self._allow(principal)
         params = self.params(limit, offset, sort, after)
         parsed = self._parsed(filters)
-        gathered, given = self._gathered(principal, parsed)
+        gathered, given = self._gathered(parsed)
+        gathered["organization"] = principal.organization_id
         if within is not None:
             gathered["parent"] = within[1]
         if params.after is not None:
@@ -426,34 +427,25 @@ class Resource(Generic[R]):
             for parent_id, (rows, total) in pages.items()
         }
 
-    async def page_under(
+    def plan_under(
         self,
-        principal: Principal,
         parent: Resource[Any],
         column: str,
-        parent_id: UUID,
         related: Sequence[tuple[str, Resource[Any]]] = (),
         *,
         limit: int | None = None,
         offset: int | None = None,
         sort: str | None = None,
         **filters: Any,
-    ) -> PageUnder[R] | None:
-        """The record ``parent_id`` of ``parent`` (as ``parent.load`` reads it), the page
-        :meth:`pages` gives under it, and the records of the ``related`` resources whose ids the
-        page's rows hold in the key columns named, in one statement
-        (``db.lists.fetch_page_under``). None when the parent is not the caller's, and on
-        SQLite: the caller then reads them its usual way. The page's and the parent's scopes are
-        required; a related resource whose scope the caller lacks is left out (its fields answer
-        their own refusal)."""
-        self._allow(principal)
-        parent._allow(principal)
-        related = [(key, other) for key, other in related if other.allows(principal)]
+    ) -> PlannedPageUnder[R]:
+        """What reading the record of ``parent`` with the page :meth:`pages` gives under it and
+        the records of the ``related`` resources (:meth:`PlannedPageUnder.read`) takes from
+        these arguments alone: made once for arguments that are the same for every request.
+        :class:`InvalidInput` when they are not a page's."""
         params = self.params(limit, offset, sort)
         column = self.parents[column].column
         parsed = self._parsed(filters)
-        gathered, given = self._gathered(principal, parsed)
-        gathered["parent"] = parent_id
+        values, given = self._gathered(parsed)
         narrowed = self._equalities(parsed)
         counts = self.counts
         shape = _PageUnderShape(
@@ -469,17 +461,7 @@ class Resource(Generic[R]):
             and narrowed is not None
             and counts.answers({**narrowed, column: None}),
         )
-        found = await lists.fetch_page_under(self.table, shape, gathered, _page_under_parts)
-        if found is None or found.parent is None:
-            return None
-        [parent_record] = await parent._records([found.parent])
-        records: dict[Resource[Any], dict[UUID, Any]] = {}
-        for (_, other), rows in zip(related, found.related, strict=True):
-            records.setdefault(other, {}).update(
-                (record.id, record) for record in await other._records(rows)
-            )
-        page = _page(await self._records(found.rows), found.total, params, found.rows)
-        return PageUnder(parent_record, page, records)
+        return PlannedPageUnder(shape, params, values)
 
     def _kept_totals(
         self, principal: Principal, column: str, filters: Mapping[str, Any]
@@ -578,7 +560,7 @@ def _page_parts(shape: _PageShape) -> lists.PageParts:
 
 
 class _PageUnderShape(NamedTuple):
-    """What the statement of :meth:`Resource.page_under` depends on besides its values: the
+    """What the statement of :class:`PlannedPageUnder` depends on besides its values: the
     resource, its parent's and the parent's column, the relations read, the filters given (as
     in :class:`_PageShape`), the order and bounds, and whether the kept counts answer the
     total."""
@@ -594,9 +576,59 @@ class _PageUnderShape(NamedTuple):
     counted: bool
 
 
+@dataclass(frozen=True, slots=True)
+class PlannedPageUnder(Generic[R]):
+    """A page under its parent as its arguments decide it (:meth:`Resource.plan_under`): the
+    statement's shape, the page's parameters and its filters' values."""
+
+    shape: _PageUnderShape
+    params: ListParams
+    values: Mapping[Hashable, Any]
+
+    async def read(self, principal: Principal, parent_id: UUID) -> PageUnder[R] | None:
+        """The record ``parent_id`` of the parent (as its ``load`` reads it), the page under it
+        and the records of the relations whose ids the page's rows hold in the key columns
+        named, in one statement (``db.lists.fetch_page_under``). None when the parent is not
+        the caller's, and on SQLite: the caller then reads them its usual way. The page's and
+        the parent's scopes are required; a related resource whose scope the caller lacks is
+        left out (its fields answer their own refusal)."""
+        shape = self.shape
+        resource: Resource[R] = shape.resource
+        parent = shape.parent
+        resource._allow(principal)
+        parent._allow(principal)
+        related = shape.related
+        if not all(other.allows(principal) for _, other in related):
+            related = tuple((key, other) for key, other in related if other.allows(principal))
+            shape = _PageUnderShape(
+                resource,
+                parent,
+                shape.column,
+                related,
+                shape.filters,
+                shape.order,
+                shape.limit,
+                shape.offset,
+                shape.counted,
+            )
+        gathered = {**self.values, "organization": principal.organization_id, "parent": parent_id}
+        found = await lists.fetch_page_under(resource.table, shape, gathered, _page_under_parts)
+        if found is None or found.parent is None:
+            return None
+        [parent_record] = await parent._records([found.parent])
+        records: dict[Resource[Any], dict[UUID, Any]] = {}
+        for (_, other), rows in zip(related, found.related, strict=True):
+            records.setdefault(other, {}).update(
+                (record.id, record) for record in await other._records(rows)
+            )
+        params = self.params
+        page = _page(await resource._records(found.rows), found.total, params, found.rows)
+        return PageUnder(parent_record, page, records)
+
+
 def _page_under_parts(shape: _PageUnderShape) -> lists.PageUnderParts:
     """The parts of the statement of the pages under a parent of ``shape``, a ``db.lists.Slot``
-    in the place of each value, named as :meth:`Resource.page_under` gathers them (as
+    in the place of each value, named as :meth:`PlannedPageUnder.read` gathers them (as
     :func:`_page_parts` names them)."""
     resource = shape.resource
     organization = lists.Slot("organization")

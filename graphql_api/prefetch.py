@@ -8,7 +8,7 @@ page is there). A document is planned once (:func:`plan`, kept with the prepared
 first root field that reads a record by id (declared with ``RECORD_ROOT``), the first page under
 it (``NESTED_PAGE``) and the relations selected on the page's items (``RELATED``), written as
 plain fields (no fragment, no directive). Before execution (``graphql_api.execution``)
-:meth:`Prefetch.prime` reads them with ``app.resources.Resource.page_under`` and puts them into
+:meth:`Prefetch.prime` reads them with ``app.resources.PlannedPageUnder.read`` and puts them into
 the loaders under the keys the fields' resolvers ask for, so that the executor finds them loaded.
 
 Whatever the prefetch cannot answer exactly as the resolvers would (a variable or argument that
@@ -21,14 +21,16 @@ paths.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from graphql import (
     FieldNode,
     GraphQLError,
     GraphQLField,
+    GraphQLID,
     GraphQLList,
+    GraphQLNonNull,
     GraphQLObjectType,
     GraphQLSchema,
     ListValueNode,
@@ -42,15 +44,16 @@ from graphql import (
     get_argument_values,
     get_nullable_type,
     get_variable_values,
+    type_from_ast,
 )
 
 from app.errors import DomainError
 from app.ids import parse_id
-from app.resources import Resource
+from app.resources import PlannedPageUnder, Resource
 from db.availability import unavailable
 from graphql_api.context import Context
 from graphql_api.core import DirectResolver, field_metadata
-from graphql_api.dataloaders import list_args
+from graphql_api.dataloaders import ListArgs, list_args
 
 RECORD_ROOT = "record_root"
 """Metadata of a root field ``(id: ID!)`` answering the caller's record of the resource it
@@ -79,27 +82,33 @@ class Prefetch:
     names: Mapping[str, str]
     """The page field's arguments: GraphQL name -> Python name."""
     relations: tuple[tuple[str, Resource[Any]], ...]
-    arguments: Mapping[str, Any] | None
-    """The page field's arguments under their Python names, when the document writes them
-    without variables (they are then the same for every request); None: coerced per request."""
+    planned: tuple[PlannedPageUnder[Any], ListArgs] | None
+    """The page planned (``Resource.plan_under``) with its loader's arguments, when the document
+    writes its arguments without variables (they are then the same for every request); None:
+    planned per request."""
+    id_variable: str | None
+    """The operation's only variable, of type ``ID``, when the root field's only argument is
+    ``id: $that``: a string given for it is the id as graphql-core coerces it, so that such a
+    request needs neither the variables' nor the arguments' coercion."""
 
     async def prime(self, context: Context, variables: dict[str, Any]) -> None:
         """Read the root record, its page and its items' relations in one statement and put
         them into ``context``'s loaders; nothing when the resolvers would answer otherwise."""
-        coerced = get_variable_values(
-            self.schema, self.operation.variable_definitions or (), variables
-        )
-        if isinstance(coerced, list):
-            return
+        planned = self.planned
+        raw = variables.get(self.id_variable) if self.id_variable is not None else None
         try:
-            root_arguments = get_argument_values(self.root_field, self.root_node, coerced)
-            arguments = self.arguments
-            if arguments is None:
-                arguments = _arguments(self.page_field, self.page_node, self.names, coerced)
-            parent_id = parse_id(root_arguments["id"], "id")
-            found = await self.page.page_under(
-                context.principal, self.root, self.parent, parent_id, self.relations, **arguments
-            )
+            if planned is None or raw.__class__ is not str:
+                coerced = get_variable_values(
+                    self.schema, self.operation.variable_definitions or (), variables
+                )
+                if isinstance(coerced, list):
+                    return
+                raw = get_argument_values(self.root_field, self.root_node, coerced)["id"]
+                if planned is None:
+                    arguments = _arguments(self.page_field, self.page_node, self.names, coerced)
+                    planned = self._planned(arguments)
+            parent_id = parse_id(raw, "id")
+            found = await planned[0].read(context.principal, parent_id)
         except (GraphQLError, DomainError):
             return
         except Exception as error:
@@ -110,10 +119,15 @@ class Prefetch:
             return
         loaders = context.loaders
         loaders.prime_records(self.root, {parent_id: found.parent})
-        key = (parent_id, list_args(**arguments))
-        loaders.pages(self.page, self.parent).prime(key, found.page)
+        loaders.pages(self.page, self.parent).prime((parent_id, planned[1]), found.page)
         for resource, records in found.related.items():
             loaders.prime_records(resource, records)
+
+    def _planned(self, arguments: dict[str, Any]) -> tuple[PlannedPageUnder[Any], ListArgs]:
+        """The page of ``arguments`` planned (``Resource.plan_under``), with its loader's
+        arguments; :class:`DomainError` when they are not a page's."""
+        planned = self.page.plan_under(self.root, self.parent, self.relations, **arguments)
+        return planned, list_args(**arguments)
 
 
 def _arguments(
@@ -155,6 +169,31 @@ def _constant_arguments(
         return None
 
 
+def _id_variable(
+    schema: GraphQLSchema, operation: OperationDefinitionNode, root_node: FieldNode
+) -> str | None:
+    """The name of ``operation``'s only variable when it is of type ``ID`` and the root field's
+    only argument is ``id: $that`` (:attr:`Prefetch.id_variable`); None otherwise."""
+    definitions = operation.variable_definitions or ()
+    arguments = root_node.arguments or ()
+    if len(definitions) != 1 or len(arguments) != 1:
+        return None
+    [definition], [argument] = definitions, arguments
+    name = definition.variable.name.value
+    value = argument.value
+    declared = type_from_ast(schema, definition.type)
+    if isinstance(declared, GraphQLNonNull):
+        declared = declared.of_type
+    if (
+        argument.name.value != "id"
+        or not isinstance(value, VariableNode)
+        or value.name.value != name
+        or declared is not GraphQLID
+    ):
+        return None
+    return name
+
+
 def _fields(selection_set: SelectionSetNode | None) -> list[FieldNode]:
     """The plain fields of a selection set: no fragment, no directive."""
     if selection_set is None:
@@ -186,7 +225,8 @@ def plan(schema: GraphQLSchema, operation: OperationDefinitionNode) -> Prefetch 
             if nested is None or not isinstance(page_type, GraphQLObjectType):
                 continue
             page, parent = nested
-            return Prefetch(
+            names = page_field.resolve.names
+            prefetch = Prefetch(
                 schema,
                 operation,
                 root_field,
@@ -196,10 +236,18 @@ def plan(schema: GraphQLSchema, operation: OperationDefinitionNode) -> Prefetch 
                 page_node,
                 page,
                 parent,
-                page_field.resolve.names,
+                names,
                 _relations(page_type, page_node),
-                _constant_arguments(page_field, page_node, page_field.resolve.names),
+                None,
+                _id_variable(schema, operation, root_node),
             )
+            arguments = _constant_arguments(page_field, page_node, names)
+            if arguments is None:
+                return prefetch
+            try:
+                return replace(prefetch, planned=prefetch._planned(arguments))
+            except DomainError:
+                return prefetch  # each request meets the error
     return None
 
 

@@ -210,3 +210,36 @@ async def test_a_page_with_written_arguments_answers_as_its_loaders(
             assert gql_error_codes(answer) == codes, answer
             if not codes:
                 assert counter.count == 1, counter.statements
+
+
+async def test_an_id_variable_of_any_value_answers_as_its_loaders(
+    client: AsyncClient, tenant: Tenant, other_tenant: Tenant
+) -> None:
+    """With its page's arguments written, an operation whose only variable is the root's ``ID``
+    takes a string given for it as the id without coercing the variables
+    (``graphql_api.prefetch``); any other value is coerced as before: the same answers and
+    errors as through a fragment, and one statement for a string id."""
+    mine = await _venue_with_orders(client, tenant)
+    theirs = await _venue_with_orders(client, other_tenant)
+    page = f"tickets(limit: 4) {{ {ITEMS} }}"
+    plain = f"query($id: ID!) {{ event(id: $id) {{ id title {page} }} }}"
+    fragment = (
+        f"query($id: ID!) {{ event(id: $id) {{ id title ...P }} }} fragment P on Event {{ {page} }}"
+    )
+    for variables, codes in (
+        ({"id": mine.event["id"]}, []),
+        ({"id": mine.event["id"].upper()}, []),
+        ({"id": theirs.event["id"]}, ["NOT_FOUND"]),
+        ({"id": "not-a-uuid"}, ["BAD_USER_INPUT"]),
+        ({"id": 7}, ["BAD_USER_INPUT"]),
+        ({"id": 7.5}, ["BAD_USER_INPUT"]),
+        ({"id": [mine.event["id"]]}, ["BAD_USER_INPUT"]),
+        ({}, ["BAD_USER_INPUT"]),
+        ({"id": None}, ["BAD_USER_INPUT"]),
+    ):
+        with count_statements() as counter:
+            answer = _unlocated(await graphql(client, tenant.headers, plain, variables))
+        assert answer == _unlocated(await graphql(client, tenant.headers, fragment, variables))
+        assert gql_error_codes(answer) == codes, (variables, answer)
+        if not codes:
+            assert counter.count == 1, counter.statements
