@@ -152,16 +152,17 @@ class RowMapper(Generic[R]):
         return row
 
 
-_DATETIME = frozenset({datetime})
-_UTC = frozenset({UTC})
 _zone = attrgetter("tzinfo")
 
 
 def _in_utc(column: Sequence[Any]) -> Sequence[Any]:
     """A column of timestamps, each in UTC (the column itself when all are: PostgreSQL's). The
-    check reads each value's type and zone in C (``map``), not in a loop of Python's."""
+    check reads each value's type and zone in C (``map``, and ``list.count``, which compares
+    by identity first: no value's zone is hashed), not in a loop of Python's."""
     present = [*filter(None, column)]
-    if {*map(type, present)} <= _DATETIME and {*map(_zone, present)} <= _UTC:
+    count = len(present)
+    datetimes = [*map(type, present)].count(datetime) == count
+    if datetimes and [*map(_zone, present)].count(UTC) == count:
         return column
     return [_as_utc(value) for value in column]
 
