@@ -111,7 +111,7 @@ class RowMapper(Generic[R]):
         if kind is dict:
             return list(zip(*map(self._by_name, rows), strict=True))
         positions, by_position = self._positions(tuple(first.keys()))
-        if {*map(type, rows)} == {kind}:
+        if [*map(type, rows)].count(kind) == len(rows):
             every = list(zip(*rows, strict=True))
             return [every[position] for position in positions]
         by_name = self._by_name
