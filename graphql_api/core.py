@@ -18,8 +18,9 @@ Strawberry's resolver wrapper (:func:`install_direct_resolvers`).
 
 from __future__ import annotations
 
+import weakref
 from asyncio import Future, wait
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import strawberry
@@ -30,6 +31,7 @@ from graphql import (
     GraphQLList,
     GraphQLObjectType,
     GraphQLResolveInfo,
+    GraphQLResolveInfoHelpers,
     GraphQLScalarType,
     GraphQLSchema,
     Undefined,
@@ -38,6 +40,7 @@ from graphql import (
     is_leaf_type,
     is_non_null_type,
 )
+from graphql.execution import Executor
 from graphql.execution.collect_fields import FieldDetailsList
 from graphql.pyutils import AwaitableOrValue, Path, gather_with_cancel
 from strawberry.resolvers import is_default_resolver
@@ -221,6 +224,32 @@ def _step(
     return _Step(name, field_details_list, *attribute, relation)
 
 
+def _weak_helpers(executor: Executor[Any]) -> GraphQLResolveInfoHelpers:
+    """The executor's ``async_helpers`` (each resolve info's ``gather`` and ``track``) calling
+    its methods through a weak reference. graphql-core makes them of its bound methods, a
+    reference cycle (the executor, its helpers, their methods) that left each operation's
+    executor, with its memo of collected fields and the plans below, to the cyclic collector
+    rather than to its reference count: about 140 objects per page, a young collection every
+    150 pages. Resolvers and graphql-core call the helpers while the executor executes (a
+    subscription's per-event copies while the subscription's executor maps its events), when
+    the executor is alive."""
+    reference = weakref.ref(executor)
+
+    def alive() -> Executor[Any]:
+        found = reference()
+        if found is None:
+            raise RuntimeError("a resolver used its info's async helpers after its operation")
+        return found
+
+    def gather(values: Sequence[Awaitable[Any]]) -> Awaitable[list[Any]]:
+        return alive().gather_async_work(values)
+
+    def track(values: Sequence[Any]) -> None:
+        alive().track_async_work(values)
+
+    return GraphQLResolveInfoHelpers(gather=gather, track=track)
+
+
 class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
     """Strawberry's executor, completing plain attributes and loaded relations directly, and
     loading a list's relations before completing its items.
@@ -251,6 +280,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.async_helpers = _weak_helpers(self)
         middleware = self.middleware_manager
         self._shortcut = not (middleware is not None and middleware.middlewares)
         # Keyed by the identity of the collected field set or group, as graphql-core memoizes
@@ -324,7 +354,8 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                     )
                 if result is not Undefined:
                     results[name] = result
-                    if is_awaitable(result):
+                    # A dict is an object completed at once (by _related or graphql-core).
+                    if type(result) is not dict and is_awaitable(result):
                         awaitable_fields.append(name)
         except Exception:
             if awaitable_fields:
@@ -358,24 +389,19 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         collected = self.collect_subfields(relation.object_type, field_details_list)
         if collected.new_defer_usages:
             return _ORDINARY
-        details = field_details_list[0]
         try:
-            arguments = (
-                get_argument_values(
+            if relation.field.args:
+                details = field_details_list[0]
+                arguments = get_argument_values(
                     relation.field,
                     details.node,
                     self.variable_values,
                     details.fragment_variable_values,
                     self.hide_suggestions,
                 )
-                if relation.field.args
-                else {}
-            )
-            value = (
-                relation.resolver.call(source, self.context_value, arguments)
-                if arguments
-                else relation.resolver.direct(source, self.context_value)
-            )
+                value = relation.resolver.call(source, self.context_value, arguments)
+            else:
+                value = relation.resolver.direct(source, self.context_value)
         except Exception:
             return _ORDINARY
         if value is None:
@@ -394,7 +420,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         except Exception as error:
             self.handle_field_error(error, relation.object_type, field_details_list, path)
             return None
-        if not self.is_awaitable(completed):
+        if isinstance(completed, dict):  # else a coroutine: one of its fields waits
             return completed
 
         async def await_completed() -> Any:
@@ -515,21 +541,22 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         selection executed on it at once, its errors handled as ``complete_list_item_value``
         handles them."""
         item_type = return_type.of_type
+        object_type, grouped_field_set = plan.object_type, plan.grouped_field_set
+        execute_fields = self.execute_fields
         completed: list[Any] = []
         awaitable_indices: list[int] = []
         try:
             for index, item in enumerate(items):
                 item_path = Path(path, index, None)
                 try:
-                    value = self.execute_fields(
-                        plan.object_type, item, item_path, plan.grouped_field_set, None
-                    )
+                    value = execute_fields(object_type, item, item_path, grouped_field_set, None)
                 except Exception as error:
                     self.handle_field_error(error, item_type, field_details_list, item_path)
                     value = None
-                if self.is_awaitable(value):
-                    value = self._item_awaited(value, item_type, field_details_list, item_path)
-                    awaitable_indices.append(index)
+                else:
+                    if not isinstance(value, dict):  # a coroutine: one of its fields waits
+                        value = self._item_awaited(value, item_type, field_details_list, item_path)
+                        awaitable_indices.append(index)
                 completed.append(value)
         except Exception:
             if awaitable_indices:

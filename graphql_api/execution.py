@@ -104,9 +104,9 @@ async def execute(
             allowed_operation_types=allowed,
         )
     finally:
-        # graphql-core's executor is in a reference cycle of its own (its async helpers are its
-        # bound methods) and holds the context: without this, the operation's records would
-        # wait in the loaders for the cyclic collector.
+        # An error's traceback holds the executor's frames, so an operation that met one leaves
+        # its executor (which holds the context) in a reference cycle: without this, the
+        # operation's records would wait in the loaders for the cyclic collector.
         context.loaders.clear()
     return response(result.data, result.errors or ())
 

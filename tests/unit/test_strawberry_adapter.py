@@ -392,3 +392,51 @@ async def test_an_object_from_a_direct_resolver_with_arguments_completes_as_befo
     assert data is not None and data["a0_1"] == {"name": "ann"} and data["v"] == {"name": "bo"}
     assert data["a1_0"] is None and data["a2_1"] is None and data["a3_1"] is None
     assert len(errors) == 7
+
+
+async def test_an_operation_s_executor_goes_with_its_last_reference() -> None:
+    """The executor's async helpers hold it weakly: once its operation is answered, the
+    executor, with its memo and plans, goes by reference counting, not with the cyclic
+    collector; its resolvers can still gather and track through the helpers meanwhile."""
+    import asyncio
+    import gc
+    import weakref
+
+    executors: list[weakref.ref[PlainFieldsExecutor]] = []
+    tracked: list[int] = []
+
+    class Remembered(PlainFieldsExecutor):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            executors.append(weakref.ref(self))
+
+    async def later(value: int) -> int:
+        await asyncio.sleep(0)
+        tracked.append(value)
+        return value
+
+    class Gathering(SchemaExtension):
+        """Gathers through graphql-core's resolve info, as a resolver may."""
+
+        async def resolve(
+            self, _next: Any, root: Any, info: GraphQLResolveInfo, **kwargs: Any
+        ) -> Any:
+            info.async_helpers.track([later(0)])
+            values = await info.async_helpers.gather([later(1), later(2)])
+            return sum(values) if info.field_name == "probe" else _next(root, info, **kwargs)
+
+    @strawberry.type
+    class Query:
+        probe: int = 0
+
+    schema = strawberry.Schema(
+        query=Query, extensions=[Gathering], execution_context_class=Remembered
+    )
+    gc.disable()
+    try:
+        result = await schema.execute("{ probe }", root_value=Query())
+        assert result.data == {"probe": 3}
+        assert sorted(tracked) == [0, 1, 2]
+        assert len(executors) == 1 and executors[0]() is None
+    finally:
+        gc.enable()
