@@ -51,7 +51,7 @@ class RowMapper(Generic[R]):
     msgspec converts an array into an ``array_like`` Struct in a fifth of the time it converts a
     mapping into a Struct, and an asyncpg ``Record`` is read by position far faster than by name.
     The conversion is the same (the same field types, validation and coercions, derived from the
-    record: ``_values_of``); each record is then made from its converted values.
+    record: ``_rows_of``); each record is then made from its converted values.
     """
 
     def __init__(self, record: type[R]) -> None:
@@ -76,7 +76,7 @@ class RowMapper(Generic[R]):
         self._by_position: dict[
             tuple[str, ...], tuple[tuple[int, ...], Callable[[Any], tuple[Any, ...]]]
         ] = {}
-        self._arrays = GenericAlias(list, (_values_of(record),))
+        self._arrays = _rows_of(record)
 
     def __call__(self, row: Mapping[str, Any]) -> R:
         return msgspec.convert(self._prepared(row), self.record, strict=False)
@@ -95,7 +95,8 @@ class RowMapper(Generic[R]):
             columns[position] = _in_utc(columns[position])
         for position in self._text_positions:
             columns[position] = _decoded(columns[position])
-        converted = msgspec.convert(list(zip(*columns, strict=True)), self._arrays, strict=False)
+        values = [list(zip(*columns, strict=True))]
+        converted = msgspec.convert(values, self._arrays, strict=False).rows
         record, astuple = self.record, msgspec.structs.astuple
         return [record(*astuple(item)) for item in converted]
 
@@ -110,7 +111,7 @@ class RowMapper(Generic[R]):
         if kind is dict:
             return list(zip(*map(self._by_name, rows), strict=True))
         positions, by_position = self._positions(tuple(first.keys()))
-        if {*map(type, rows)} == {kind}:
+        if [*map(type, rows)].count(kind) == len(rows):
             every = list(zip(*rows, strict=True))
             return [every[position] for position in positions]
         by_name = self._by_name
@@ -151,16 +152,17 @@ class RowMapper(Generic[R]):
         return row
 
 
-_DATETIME = frozenset({datetime})
-_UTC = frozenset({UTC})
 _zone = attrgetter("tzinfo")
 
 
 def _in_utc(column: Sequence[Any]) -> Sequence[Any]:
     """A column of timestamps, each in UTC (the column itself when all are: PostgreSQL's). The
-    check reads each value's type and zone in C (``map``), not in a loop of Python's."""
+    check reads each value's type and zone in C (``map``, and ``list.count``, which compares
+    by identity first: no value's zone is hashed), not in a loop of Python's."""
     present = [*filter(None, column)]
-    if {*map(type, present)} <= _DATETIME and {*map(_zone, present)} <= _UTC:
+    count = len(present)
+    datetimes = [*map(type, present)].count(datetime) == count
+    if datetimes and [*map(_zone, present)].count(UTC) == count:
         return column
     return [_as_utc(value) for value in column]
 
@@ -191,11 +193,16 @@ def _getter(keys: Sequence[Any]) -> Callable[[Any], tuple[Any, ...]]:
     return itemgetter(*keys)
 
 
-def _values_of(record: type[msgspec.Struct]) -> type[msgspec.Struct]:
-    """An ``array_like`` Struct of ``record``'s fields and types, in its order: what a row's
-    values are converted into before the record is made from them."""
+def _rows_of(record: type[msgspec.Struct]) -> type[Any]:
+    """An ``array_like`` Struct holding, as ``rows``, a list of the ``array_like`` Struct of
+    ``record``'s fields and types, in its order: what a batch of rows' values is converted into
+    before the records are made from them. The list is a Struct's field rather than the target
+    of the conversion itself (``list[...]``), since msgspec keeps what it derives from a Struct
+    type with the type but derives it again from a ``list[...]`` on every call (7 us)."""
     fields = [(field.name, field.type) for field in msgspec.structs.fields(record)]
-    return msgspec.defstruct(f"{record.__name__}Values", fields, array_like=True)
+    values = msgspec.defstruct(f"{record.__name__}Values", fields, array_like=True)
+    rows = GenericAlias(list, (values,))
+    return msgspec.defstruct(f"{record.__name__}Rows", [("rows", rows)], array_like=True)
 
 
 def copied(row: Mapping[str, Any]) -> dict[str, Any]:
