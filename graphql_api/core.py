@@ -78,7 +78,8 @@ as Strawberry would hand them over, and they arrive under their Python names. It
 the field's resolver and extensions do (the scope check included). A direct resolver of a field
 without arguments must be harmless to call twice for one source (it reads through the request's
 dataloaders): :class:`PlainFieldsExecutor` calls it for every item of a list before completing
-the items. ``graphql_api.scopes.relation`` and ``graphql_api.scopes.direct_field`` make such
+the items, and again for an item when some load was still pending then, or when it raised.
+``graphql_api.scopes.relation`` and ``graphql_api.scopes.direct_field`` make such
 fields."""
 
 Direct = Callable[..., Any]
@@ -294,8 +295,10 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         path: Path | None,
         grouped_field_set: Any,
         position_context: Any,
+        answered: Mapping[Direct, Any] | None = None,
     ) -> AwaitableOrValue[dict[str, Any]]:
-        """graphql-core's ``execute_fields``, with the shortcuts of the selection set's plan."""
+        """graphql-core's ``execute_fields``, with the shortcuts of the selection set's plan;
+        ``answered``: what the source's relations answered its list (:meth:`_load_relations`)."""
         results: dict[str, Any] = {}
         is_awaitable = self.is_awaitable
         awaitable_fields: list[str] = []
@@ -320,7 +323,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 field_path = Path(path, name, parent_type.name)
                 result = _ORDINARY
                 if relation is not None and position_context is None:
-                    result = self._related(relation, source_value, details, field_path)
+                    result = self._related(relation, source_value, details, field_path, answered)
                 if result is _ORDINARY:
                     result = self.execute_field(
                         parent_type, source_value, details, field_path, position_context
@@ -354,16 +357,20 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         source: Any,
         field_details_list: FieldDetailsList,
         path: Path,
+        answered: Mapping[Direct, Any] | None,
     ) -> Any:
         """The completed relation (graphql-core's ``execute_field`` and ``complete_object_value``
         without the detours: no resolve info, no type dispatch), awaited here when its record is
         still to come; :data:`_ORDINARY` when the direct resolver raises (the ordinary way calls
-        it again and makes the error) or answers an error."""
+        it again and makes the error) or answers an error. The direct resolver is not called
+        again when the list asked it already (``answered``)."""
         collected = self.collect_subfields(relation.object_type, field_details_list)
         if collected.new_defer_usages:
             return _ORDINARY
         try:
-            if relation.field.args:
+            if answered is not None and relation.resolver.direct in answered:
+                value = answered[relation.resolver.direct]
+            elif relation.field.args:
                 details = field_details_list[0]
                 arguments = get_argument_values(
                     relation.field,
@@ -458,11 +465,16 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                 relations.append(field.resolve.direct)
         return _Items(item_type, collected.grouped_field_set, tuple(relations))
 
-    def _load_relations(self, items: list[Any], relations: tuple[Direct, ...]) -> set[Future[Any]]:
-        """Ask for the relations of every item; the loads still pending."""
+    def _load_relations(
+        self, items: list[Any], relations: tuple[Direct, ...]
+    ) -> tuple[set[Future[Any]], list[dict[Direct, Any]]]:
+        """Ask for the relations of every item: the loads still pending, and what each item's
+        relations answered (those that did not raise)."""
         pending: set[Future[Any]] = set()
+        answers: list[dict[Direct, Any]] = []
         context = self.context_value
         for item in items:
+            answered: dict[Direct, Any] = {}
             for direct in relations:
                 try:
                     loaded = direct(item, context)
@@ -470,7 +482,9 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
                     continue
                 if isinstance(loaded, Future) and not loaded.done():
                     pending.add(loaded)
-        return pending
+                answered[direct] = loaded
+            answers.append(answered)
+        return pending, answers
 
     def complete_list_value(
         self,
@@ -488,9 +502,13 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
             return super().complete_list_value(
                 return_type, field_details_list, info, path, result, position_context
             )
-        pending = self._load_relations(result, plan.relations) if len(result) > 1 else set()
-        if not pending:
+        if len(result) < 2:
             return self._complete_objects(return_type, field_details_list, path, result, plan)
+        pending, answers = self._load_relations(result, plan.relations)
+        if not pending:  # the items' relations complete with what they answered
+            return self._complete_objects(
+                return_type, field_details_list, path, result, plan, answers
+            )
 
         async def once_loaded() -> list[Any]:
             await wait(pending)
@@ -509,6 +527,7 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         path: Path,
         items: list[Any],
         plan: _Items,
+        answers: list[dict[Direct, Any]] | None = None,
     ) -> AwaitableOrValue[list[Any]]:
         """graphql-core's ``complete_iterable_value`` for objects that are all there: each item's
         selection executed on it at once, its errors handled as ``complete_list_item_value``
@@ -521,8 +540,11 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         try:
             for index, item in enumerate(items):
                 item_path = Path(path, index, None)
+                answered = answers[index] if answers is not None else None
                 try:
-                    value = execute_fields(object_type, item, item_path, grouped_field_set, None)
+                    value = execute_fields(
+                        object_type, item, item_path, grouped_field_set, None, answered
+                    )
                 except Exception as error:
                     self.handle_field_error(error, item_type, field_details_list, item_path)
                     value = None

@@ -282,6 +282,40 @@ async def test_a_list_loads_its_items_relations_at_once_and_answers_as_before() 
     assert waited == []
 
 
+async def test_a_list_whose_relations_are_loaded_asks_each_once_and_answers_as_before() -> None:
+    """When every item's relation answers at once (its record loaded already, or its load
+    failed already), the items complete with what the list was answered: each relation is asked
+    once, and the data and errors are those of the ordinary way."""
+    from strawberry.dataloader import DataLoader
+
+    asked: list[int] = []
+
+    def owner_of(source: Any, context: dict[str, Any]) -> Any:
+        asked.append(source.owner_id)
+        return _owner_of(source, context)
+
+    async def pets(schema: strawberry.Schema) -> tuple[Any, list[Any]]:
+        async def load(ids: list[int]) -> list[Any]:
+            raise AssertionError(f"{ids} were primed")
+
+        owners: DataLoader[int, Any] = DataLoader(load_fn=load)
+        owners.prime_many({1: Owner(name="Ann"), 3: Owner(name=None)})  # type: ignore[arg-type]
+        owners.prime(2, LookupError("no owner 2"))
+        result = await schema.execute(
+            "{ pets { name owner { name } } }", context_value={"owners": owners}
+        )
+        return result.data, [(e.message, e.path) for e in result.errors or []]
+
+    ordinary = strawberry.Schema(query=PetsQuery)
+    direct = strawberry.Schema(query=PetsQuery, execution_context_class=PlainFieldsExecutor)
+    install_direct_resolvers(direct)
+    owner = core_schema(direct).get_type("Pet").fields["owner"]  # type: ignore[union-attr]
+    owner.resolve = DirectResolver(owner_of)
+    assert await pets(direct) == await pets(ordinary)
+    # The failed load raises when asked, so the item's field asks again and makes the error.
+    assert sorted(asked) == [1, 1, 2, 2, 3]
+
+
 def _shelf(source: Any, context: dict[str, Any], *, first_word: str, count: int | None) -> Any:
     """A direct resolver with arguments: they arrive under their Python names."""
     if count is not None and count < 0:
