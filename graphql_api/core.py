@@ -136,15 +136,6 @@ def install_direct_resolvers(schema: strawberry.Schema) -> None:
             field.resolve = DirectResolver(direct, names)
 
 
-class _Attribute(NamedTuple):
-    """A plain attribute field of a leaf type: read ``name``, coerce with ``coerce`` (the type's
-    own ``coerce_output_value``)."""
-
-    name: str
-    coerce: Any
-    non_null: bool
-
-
 class _Relation(NamedTuple):
     """A field with a direct resolver whose type is a nullable object type."""
 
@@ -153,17 +144,16 @@ class _Relation(NamedTuple):
     object_type: GraphQLObjectType
 
 
-class _Step(NamedTuple):
-    """How :class:`PlainFieldsExecutor` executes one field of a selection set: its
-    :class:`_Attribute`'s members in place (no attribute: None, None, False), so that the loop
-    unpacks each step once."""
+_Shortcut = tuple[str | None, Any, bool, _Relation | None]
+"""How :class:`PlainFieldsExecutor` may execute a field: a plain attribute of a leaf type (its
+name, the type's own ``coerce_output_value``, whether it is non-null), a loaded relation, or
+neither (:data:`_NO_SHORTCUT`)."""
 
-    response_name: str
-    field_details_list: FieldDetailsList
-    attribute: str | None
-    coerce: Any
-    non_null: bool
-    relation: _Relation | None
+_NO_SHORTCUT: _Shortcut = (None, None, False, None)
+
+_Step = tuple[str, FieldDetailsList, str | None, Any, bool, _Relation | None]
+"""How :class:`PlainFieldsExecutor` executes one field of a selection set: its response name,
+its field details and its :data:`_Shortcut`, in one flat tuple that the loop unpacks once."""
 
 
 class _Items(NamedTuple):
@@ -175,53 +165,39 @@ class _Items(NamedTuple):
     relations: tuple[Direct, ...]
 
 
-def _field_shortcuts(
-    schema: GraphQLSchema, parent_type: GraphQLObjectType, name: str
-) -> tuple[_Attribute | None, _Relation | None]:
+def _field_shortcut(schema: GraphQLSchema, parent_type: GraphQLObjectType, name: str) -> _Shortcut:
     """How :class:`PlainFieldsExecutor` may execute the field ``name`` of ``parent_type`` when
     the query passes it no arguments: read as an attribute, completed as a loaded relation, or
     neither."""
     field = schema.get_field(parent_type, name)
     if field is None:
-        return None, None
+        return _NO_SHORTCUT
     if isinstance(field.resolve, DirectResolver):
         target = field.type
         if isinstance(target, GraphQLObjectType) and target.is_type_of is None:
-            return None, _Relation(field.resolve, field, target)
-        return None, None
+            return None, None, False, _Relation(field.resolve, field, target)
+        return _NO_SHORTCUT
     if field.args:
-        return None, None
+        return _NO_SHORTCUT
     if field.resolve is None or not is_default_resolver(field.resolve):  # not a plain attribute
-        return None, None
+        return _NO_SHORTCUT
     definition = _definition(field)
     if definition is None or definition.default_resolver is not getattr:
-        return None, None
+        return _NO_SHORTCUT
     non_null = is_non_null_type(field.type)
     leaf = get_nullable_type(field.type)
     if not is_leaf_type(leaf):
-        return None, None
+        return _NO_SHORTCUT
     assert isinstance(leaf, GraphQLLeafType)
-    return _Attribute(definition.python_name, leaf.coerce_output_value, non_null), None
+    return definition.python_name, leaf.coerce_output_value, non_null, None
 
 
-_FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], tuple[_Attribute | None, _Relation | None]]
-_FIELD_SHORTCUTS = {}
-""":func:`_field_shortcuts` of each field met: it depends on the schema alone, so it is decided
+_FIELD_SHORTCUTS: dict[tuple[GraphQLObjectType, str], _Shortcut] = {}
+""":func:`_field_shortcut` of each field met: it depends on the schema alone, so it is decided
 once per process instead of once per operation."""
 
 _ORDINARY = object()
 """A shortcut declined: the field goes graphql-core's ordinary way."""
-
-
-def _step(
-    name: str,
-    field_details_list: FieldDetailsList,
-    attribute: _Attribute | None,
-    relation: _Relation | None,
-) -> _Step:
-    if attribute is None:
-        return _Step(name, field_details_list, None, None, False, relation)
-    return _Step(name, field_details_list, *attribute, relation)
 
 
 def _weak_helpers(executor: Executor[Any]) -> GraphQLResolveInfoHelpers:
@@ -290,27 +266,24 @@ class PlainFieldsExecutor(StrawberryGraphQLCoreExecutionContext):
         self._lists: dict[tuple[Any, int], tuple[FieldDetailsList, _Items | None]] = {}
 
     def _plan(self, parent_type: GraphQLObjectType, grouped_field_set: Any) -> tuple[_Step, ...]:
-        key = (parent_type, id(grouped_field_set))
-        known = self._plans.get(key)
-        if known is None:
-            steps = tuple(
-                _step(name, details, *self._shortcuts(parent_type, details))
-                for name, details in grouped_field_set.items()
-            )
-            known = (grouped_field_set, steps)
-            self._plans[key] = known
-        return known[1]
+        """The steps of a selection set not planned yet in this operation."""
+        steps = tuple(
+            (name, details, *self._shortcut_of(parent_type, details))
+            for name, details in grouped_field_set.items()
+        )
+        self._plans[(parent_type, id(grouped_field_set))] = (grouped_field_set, steps)
+        return steps
 
-    def _shortcuts(
+    def _shortcut_of(
         self, parent_type: GraphQLObjectType, field_details_list: FieldDetailsList
-    ) -> tuple[_Attribute | None, _Relation | None]:
+    ) -> _Shortcut:
         if not self._shortcut:
-            return None, None
+            return _NO_SHORTCUT
         name = field_details_list[0].node.name.value
         key = (parent_type, name)
         known = _FIELD_SHORTCUTS.get(key)
         if known is None:
-            known = _field_shortcuts(self.schema, parent_type, name)
+            known = _field_shortcut(self.schema, parent_type, name)
             _FIELD_SHORTCUTS[key] = known
         return known
 
