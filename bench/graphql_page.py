@@ -14,7 +14,11 @@ database.
 
 With ``--b-env NAME=VALUE`` (repeatable) a second server runs with those environment variables
 set, and its GraphQL page takes turns with the first one's: a same-run A/B of a setting (or of
-a temporary switch in the code under test). Its ratio to the first server's page is printed.
+a temporary switch in the code under test). With ``--b-tree DIR`` the second server runs the
+code of another checkout (``git worktree add DIR <commit>``): it is started in that directory
+with ``PYTHONPATH`` set to it, since granian puts its working directory first on ``sys.path``
+(``PYTHONPATH`` alone would leave both servers on this checkout's code). Server B's ratio to
+the first server's page is printed.
 
 The client runs on the same machine as the server and PostgreSQL, so they share its cores; the
 ratios, measured in the same run, are the figures to compare.
@@ -150,6 +154,13 @@ async def main() -> None:
         metavar="NAME=VALUE",
         help="also run server B with this environment, its GraphQL page beside A's",
     )
+    parser.add_argument(
+        "--b-tree",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also run server B from this checkout, its GraphQL page beside A's",
+    )
     args = parser.parse_args()
     async with throwaway_database() as database_url:
         started = time.perf_counter()
@@ -161,15 +172,25 @@ async def main() -> None:
         async with contextlib.AsyncExitStack() as servers:
             await servers.enter_async_context(running(command, port, log, access_log=False))
             b_port = None
-            if args.b_env:
+            if args.b_env or args.b_tree is not None:
                 b_port = free_port()
                 b_log = log.with_name(f"bench-graphql-{b_port}.log")
                 b_command = server_command("service", b_port, args.workers)
                 environment = dict(setting.split("=", 1) for setting in args.b_env)
+                b_tree = args.b_tree.resolve() if args.b_tree is not None else None
+                if b_tree is not None:
+                    environment["PYTHONPATH"] = str(b_tree)
                 await servers.enter_async_context(
-                    running(b_command, b_port, b_log, access_log=False, environment=environment)
+                    running(
+                        b_command,
+                        b_port,
+                        b_log,
+                        access_log=False,
+                        environment=environment,
+                        cwd=b_tree,
+                    )
                 )
-                print(f"server B: {' '.join(args.b_env)}")
+                print(f"server B: {' '.join(args.b_env)} {b_tree or ''}".rstrip())
             print(
                 f"{args.clients} concurrent clients, {args.seconds:.0f} s per phase, "
                 f"{args.workers} server process(es)"
