@@ -452,7 +452,6 @@ class Resource(Generic[R]):
             self,
             parent,
             column,
-            tuple(related),
             given,
             self._order(params),
             params.limit,
@@ -460,6 +459,7 @@ class Resource(Generic[R]):
             counts is not None
             and narrowed is not None
             and counts.answers({**narrowed, column: None}),
+            tuple(related),
         )
         return PlannedPageUnder(shape, params, values)
 
@@ -561,19 +561,20 @@ def _page_parts(shape: _PageShape) -> lists.PageParts:
 
 class _PageUnderShape(NamedTuple):
     """What the statement of :class:`PlannedPageUnder` depends on besides its values: the
-    resource, its parent's and the parent's column, the relations read, the filters given (as
-    in :class:`_PageShape`), the order and bounds, and whether the kept counts answer the
-    total."""
+    resource, its parent's and the parent's column, the filters given (as in
+    :class:`_PageShape`), the order and bounds, whether the kept counts answer the total, and
+    the relations read (last, so that a caller who may not read some of them gets the same
+    shape with fewer: ``_PageUnderShape(*shape[:-1], fewer)``)."""
 
     resource: Resource[Any]
     parent: Resource[Any]
     column: str
-    related: tuple[tuple[str, Resource[Any]], ...]
     filters: tuple[tuple[str, int, Any], ...]
     order: lists.Order
     limit: int
     offset: int
     counted: bool
+    related: tuple[tuple[str, Resource[Any]], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -600,17 +601,7 @@ class PlannedPageUnder(Generic[R]):
         related = shape.related
         if not all(other.allows(principal) for _, other in related):
             related = tuple((key, other) for key, other in related if other.allows(principal))
-            shape = _PageUnderShape(
-                resource,
-                parent,
-                shape.column,
-                related,
-                shape.filters,
-                shape.order,
-                shape.limit,
-                shape.offset,
-                shape.counted,
-            )
+            shape = _PageUnderShape(*shape[:-1], related)
         gathered = {**self.values, "organization": principal.organization_id, "parent": parent_id}
         found = await lists.fetch_page_under(resource.table, shape, gathered, _page_under_parts)
         if found is None or found.parent is None:
